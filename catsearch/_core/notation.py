@@ -1,0 +1,113 @@
+"""Reading the one-line notations: ``key=value`` fields separated by single spaces.
+
+Every game writes its state as such a line. This module splits it, remembers where each
+field stands (so that an error can name the column), and checks that exactly the expected
+keys are present.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from catsearch.errors import NotationError
+
+
+@dataclass(frozen=True)
+class Field:
+    """One ``key=value`` token; ``pos`` is the column of the value's first character."""
+
+    key: str
+    value: str
+    pos: int
+
+
+class Fields:
+    """The fields of one notation line, by key, with error helpers that name columns."""
+
+    def __init__(self, text: str, keys: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+        if not isinstance(text, str):
+            raise NotationError(f"a notation is a str, not {type(text).__name__}")
+        if not text.strip():
+            raise NotationError("empty notation", text, 0)
+        if "\n" in text or "\r" in text:
+            raise NotationError("a notation is a single line", text, text.find("\n"))
+        self.text = text
+        self._fields: dict[str, Field] = {}
+        col = 0
+        for raw in text.split(" "):
+            if raw == "":
+                col += 1
+                continue
+            key, eq, value = raw.partition("=")
+            if not eq or not key:
+                raise NotationError("expected key=value", text, col, raw)
+            if key not in keys and key not in optional:
+                raise NotationError(
+                    f"unknown field {key!r}; the fields are {', '.join(keys + optional)}",
+                    text, col, raw)
+            if key in self._fields:
+                raise NotationError(f"field {key!r} given twice", text, col, raw)
+            self._fields[key] = Field(key, value, col + len(key) + 1)
+            col += len(raw) + 1
+        missing = [k for k in keys if k not in self._fields]
+        if missing:
+            raise NotationError(f"missing field(s) {', '.join(missing)}", text, len(text))
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._fields
+
+    def __getitem__(self, key: str) -> Field:
+        return self._fields[key]
+
+    def error(self, field: Field, message: str, offset: int = 0, length: int | None = None) -> NotationError:
+        """An error about ``field``, pointing ``offset`` characters into its value."""
+        token = field.value[offset:offset + length] if length is not None else field.value
+        return NotationError(f"{field.key}: {message}", self.text, field.pos + offset,
+                             token or f"{field.key}=")
+
+    def int(self, key: str, lo: int, hi: int) -> int:
+        """The field's value as an int in ``[lo, hi]``."""
+        f = self._fields[key]
+        try:
+            v = int(f.value, 10)
+        except ValueError:
+            raise self.error(f, f"expected a whole number from {lo} to {hi}") from None
+        if not lo <= v <= hi:
+            raise self.error(f, f"{v} is out of range, expected {lo} to {hi}")
+        return v
+
+    def int_list(self, key: str, count: int, lo: int, hi: int) -> list[int]:
+        """A comma-separated list of exactly ``count`` ints, each in ``[lo, hi]``."""
+        f = self._fields[key]
+        parts = f.value.split(",")
+        if len(parts) != count:
+            raise self.error(f, f"expected {count} comma-separated numbers, got {len(parts)}")
+        out = []
+        off = 0
+        for p in parts:
+            try:
+                v = int(p, 10)
+            except ValueError:
+                raise self.error(f, f"expected a whole number from {lo} to {hi}", off, len(p)) from None
+            if not lo <= v <= hi:
+                raise self.error(f, f"{v} is out of range, expected {lo} to {hi}", off, len(p))
+            out.append(v)
+            off += len(p) + 1
+        return out
+
+    def rng(self, key: str = "rng") -> int | None:
+        """The generator state: 16 hex digits, or ``?`` in a view (returns ``None``)."""
+        f = self._fields[key]
+        if f.value == "?":
+            return None
+        if len(f.value) != 16:
+            raise self.error(f, "expected 16 hex digits or ?")
+        try:
+            return int(f.value, 16)
+        except ValueError:
+            raise self.error(f, "expected 16 hex digits or ?") from None
+
+
+def rng_text(known: bool, state: int) -> str:
+    """The ``rng`` field's value: 16 lowercase hex digits, or ``?`` where it is hidden."""
+    return f"{state:016x}" if known else "?"

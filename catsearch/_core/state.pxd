@@ -1,0 +1,75 @@
+# cython: language_level=3
+"""The state contract: the one base class every game implements and every searcher calls.
+
+A game keeps its whole state in one fixed-size C struct that begins with a ``Header``; the
+base class holds a pointer to it, so copying a state is one ``memcpy`` and the common fields
+(current player, terminal flag, hash, generator) are read without a virtual call. The game
+overrides the ``*_c`` methods below; all of them are ``noexcept nogil`` and touch no Python
+object, so a searcher can run them in a loop at C speed, with or without the GIL.
+"""
+from libc.stdint cimport uint64_t
+from catsearch._core.rng cimport Rng, rng_below
+
+# A seat that is not one: ``Header.current`` of a terminal state, ``view_seat`` of a full state.
+cdef enum:
+    NO_SEAT = -1
+    MAX_PLAYERS = 4
+
+ctypedef struct Header:
+    int players        # 2..4
+    int current        # seat to move, NO_SEAT when terminal
+    int terminal       # 1 once the game is over
+    int view_seat      # NO_SEAT for a full state, else the seat whose view this is
+    int rng_known      # 0 in a view: the state's generator is hidden from every seat
+    int ply            # moves applied since the start
+    uint64_t hash      # incremental Zobrist hash of the position
+    Rng rng            # the state's own generator, for the game's future chance events
+
+
+cdef class State:
+    cdef void* _data       # the game's struct; it starts with a Header
+    cdef size_t _size      # sizeof the game's struct
+
+    # -- the hot contract ---------------------------------------------------------------
+    cdef int num_distinct_moves_c(self) noexcept nogil
+    cdef int legal_moves_c(self, int* out) noexcept nogil
+    cdef void apply_c(self, int move) noexcept nogil
+    cdef void returns_c(self, double* out) noexcept nogil
+    cdef uint64_t compute_hash_c(self) noexcept nogil
+    cdef void reset_c(self, uint64_t seed) noexcept nogil
+    cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil
+    cdef void hide_c(self, int seat) noexcept nogil
+    cdef int observe_move_c(self, int move, int seat) noexcept nogil
+    cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil
+    cdef void evaluate_c(self, double* out) noexcept nogil
+    cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil
+    cdef void apply_chance_c(self, int outcome) noexcept nogil
+    # -- allocation (needs the GIL) ------------------------------------------------------
+    cdef State new_empty_c(self)
+    cdef State clone_c(self)
+
+
+cdef inline Header* header(State s) noexcept nogil:
+    return <Header*>s._data
+
+cdef inline int current_player_c(State s) noexcept nogil:
+    return (<Header*>s._data).current
+
+cdef inline bint is_terminal_c(State s) noexcept nogil:
+    return (<Header*>s._data).terminal != 0
+
+cdef inline uint64_t hash_c(State s) noexcept nogil:
+    return (<Header*>s._data).hash
+
+cdef void copy_state(State dst, State src) noexcept nogil
+
+cdef inline int random_playout(State st, Rng* rng, int* buf) noexcept nogil:
+    """Play uniformly random moves until the game ends; return how many were played."""
+    cdef Header* h = <Header*>st._data
+    cdef int n = 0
+    cdef int k
+    while not h.terminal:
+        k = st.legal_moves_c(buf)
+        st.apply_c(buf[rng_below(rng, k)])
+        n += 1
+    return n

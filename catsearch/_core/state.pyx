@@ -1,0 +1,426 @@
+# cython: language_level=3
+"""The Python face of the state contract, shared by every game.
+
+Everything here is written once over the ``*_c`` methods that each game implements, so the
+checked Python API (``play``, ``legal_moves``, ``determinize``, ``perft`` ...) behaves the same
+in every game. Game modules add only what is theirs: move text, notation and the picture.
+"""
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+
+from catsearch._core.rng cimport Rng, rng_seed, rng_next
+
+import os
+import time
+
+from catsearch.errors import IllegalMoveError, InvalidMoveError
+
+
+cdef void copy_state(State dst, State src) noexcept nogil:
+    """Make ``dst`` an exact copy of ``src`` (same game): one memcpy of the game's struct."""
+    memcpy(dst._data, src._data, src._size)
+
+
+def fresh_seed():
+    """A 64-bit seed from the operating system, for ``seed=None``."""
+    return int.from_bytes(os.urandom(8), "little")
+
+
+cdef class State:
+    """One position of a game: the whole table, or one seat's view of it.
+
+    Build states with :func:`catsearch.new_game` or :func:`catsearch.from_text`. A state is
+    mutable: :meth:`play` changes it in place; :meth:`clone` gives an independent copy.
+
+    Moves are ints in ``range(num_distinct_moves)``; each game gives them a text form
+    (:meth:`move_to_str`, :meth:`str_to_move`). A state built from a seat's view
+    (:meth:`view_text`) holds that seat's unknown cards as unknown; :meth:`determinize` turns
+    it, or any state, into a full state consistent with what a seat knows.
+    """
+
+    game_id = None
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("build a state with catsearch.new_game(...) or catsearch.from_text(...)")
+
+    # -- the hot contract: every game overrides these -----------------------------------
+    cdef int num_distinct_moves_c(self) noexcept nogil:
+        return 0
+
+    cdef int legal_moves_c(self, int* out) noexcept nogil:
+        return 0
+
+    cdef void apply_c(self, int move) noexcept nogil:
+        pass
+
+    cdef void returns_c(self, double* out) noexcept nogil:
+        cdef int i
+        for i in range(header(self).players):
+            out[i] = 0.0
+
+    cdef uint64_t compute_hash_c(self) noexcept nogil:
+        return 0
+
+    cdef void reset_c(self, uint64_t seed) noexcept nogil:
+        pass
+
+    cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
+        pass
+
+    cdef void hide_c(self, int seat) noexcept nogil:
+        pass
+
+    cdef int observe_move_c(self, int move, int seat) noexcept nogil:
+        """What ``seat`` sees of ``move`` when it is played here: the move itself where it is
+        public, else a code ``>= num_distinct_moves`` that stands for what the seat saw."""
+        return move
+
+    cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
+        """The game's rule-based choice (a sensible beginner's); ``buf`` has room for every
+        move. The default plays uniformly at random."""
+        cdef int n = self.legal_moves_c(buf)
+        return buf[rng_below(rng, n)]
+
+    cdef void evaluate_c(self, double* out) noexcept nogil:
+        """An estimate of ``returns`` for a non-terminal state (each in [0, 1], summing to 1);
+        the true returns for a terminal one."""
+        cdef int i, n = header(self).players
+        if header(self).terminal:
+            self.returns_c(out)
+        else:
+            for i in range(n):
+                out[i] = 1.0 / n
+
+    cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
+        """In a view: if the next decision needs an unknown card (the mover holds one),
+        write the possible card types and their probabilities and return how many; else 0."""
+        return 0
+
+    cdef void apply_chance_c(self, int outcome) noexcept nogil:
+        pass
+
+    cdef State new_empty_c(self):
+        raise NotImplementedError
+
+    cdef State clone_c(self):
+        cdef State c = self.new_empty_c()
+        copy_state(c, self)
+        return c
+
+    # -- identity -----------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        """The number of seats, 2 to 4."""
+        return header(self).players
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move, or -1 once the game is over."""
+        return header(self).current
+
+    @property
+    def ply(self) -> int:
+        """How many moves have been played since the start."""
+        return header(self).ply
+
+    @property
+    def view_seat(self):
+        """The seat whose view this state is, or ``None`` for a full state."""
+        cdef int v = header(self).view_seat
+        return None if v < 0 else v
+
+    @property
+    def num_distinct_moves(self) -> int:
+        """Moves are ints in ``range(num_distinct_moves)`` (fixed per game and player count)."""
+        return self.num_distinct_moves_c()
+
+    @property
+    def hash(self) -> int:
+        """The 64-bit Zobrist hash of the position, kept up to date incrementally."""
+        return header(self).hash
+
+    def recompute_hash(self) -> int:
+        """The Zobrist hash computed from scratch (equals :attr:`hash`; for tests)."""
+        return self.compute_hash_c()
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return header(self).terminal != 0
+
+    # -- moves --------------------------------------------------------------------------
+    def legal_moves(self) -> list:
+        """The legal moves, as ints in increasing order (empty once the game is over)."""
+        cdef int n, i
+        cdef int* buf
+        if header(self).terminal:
+            return []
+        self._check_can_move()
+        buf = <int*>malloc(sizeof(int) * (self.num_distinct_moves_c() + 1))
+        if buf == NULL:
+            raise MemoryError()
+        try:
+            n = self.legal_moves_c(buf)
+            return sorted(buf[i] for i in range(n))
+        finally:
+            free(buf)
+
+    def legal_mask(self):
+        """A numpy bool array of length :attr:`num_distinct_moves`, True at each legal move."""
+        import numpy as np
+        mask = np.zeros(self.num_distinct_moves_c(), dtype=bool)
+        mask[self.legal_moves()] = True
+        return mask
+
+    def _check_can_move(self):
+        """Raise if the seat to move cannot decide in this state (a view hides its cards)."""
+        pass
+
+    def move_to_str(self, move) -> str:
+        """The text form of a move (an int in ``range(num_distinct_moves)``)."""
+        m = self._move_index(move)
+        return self._move_to_str(m)
+
+    def str_to_move(self, text) -> int:
+        """The int of a move given in text form, read in this position.
+
+        :raises InvalidMoveError: the text is not a move of this game here.
+        """
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move in text form is a str, not {type(text).__name__}")
+        return self._str_to_move(text.strip())
+
+    def _move_index(self, move) -> int:
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise InvalidMoveError(f"a move is an int or a str, not {type(move).__name__}")
+        n = self.num_distinct_moves_c()
+        if not 0 <= move < n:
+            raise InvalidMoveError(f"move {move} is out of range 0..{n - 1} for {self.game_id}")
+        return move
+
+    def _move_to_str(self, int move) -> str:
+        raise NotImplementedError
+
+    def _str_to_move(self, str text) -> int:
+        raise NotImplementedError
+
+    def play(self, move) -> None:
+        """Play ``move`` (an int or its text form) for the seat to move, checked.
+
+        :raises InvalidMoveError: the move does not parse or is out of range.
+        :raises IllegalMoveError: the move is not legal here; the message lists the legal ones.
+        """
+        m = self.str_to_move(move) if isinstance(move, str) else self._move_index(move)
+        if header(self).terminal:
+            raise IllegalMoveError(
+                f"illegal move {self._move_to_str(m)!r}: the game is over in {self.to_text()!r}")
+        legal = self.legal_moves()
+        if m not in legal:
+            raise IllegalMoveError(
+                f"illegal move {self._move_to_str(m)!r} for seat {self.current_player} in "
+                f"{self.to_text()!r}; legal: {' '.join(self._move_to_str(x) for x in legal)}")
+        self.apply_c(m)
+
+    def apply(self, int move) -> None:
+        """Play ``move`` without any check (for speed, when it is known to be legal)."""
+        self.apply_c(move)
+
+    def heuristic_move(self, seed=0) -> int:
+        """The game's rule-based move here (what the ``heuristic`` player plays)."""
+        cdef Rng r
+        if header(self).terminal:
+            raise IllegalMoveError(f"the game is over in {self.to_text()!r}")
+        self._check_can_move()
+        rng_seed(&r, seed)
+        cdef int* buf = <int*>malloc(sizeof(int) * (self.num_distinct_moves_c() + 1))
+        if buf == NULL:
+            raise MemoryError()
+        try:
+            return self.heuristic_move_c(&r, buf)
+        finally:
+            free(buf)
+
+    def observe_move(self, int move, int seat) -> int:
+        """What ``seat`` sees of ``move`` played here (the move itself where it is public)."""
+        return self.observe_move_c(move, seat)
+
+    # -- outcome ------------------------------------------------------------------------
+    def returns(self) -> list:
+        """Utility per seat: a sole winner 1, tied winners share 1, others 0 (all 0 until the
+        game is over)."""
+        cdef double out[MAX_PLAYERS]
+        self.returns_c(out)
+        return [out[i] for i in range(header(self).players)]
+
+    def evaluate(self) -> list:
+        """The game's evaluation: estimated returns per seat (the returns once it is over)."""
+        cdef double out[MAX_PLAYERS]
+        self.evaluate_c(out)
+        return [out[i] for i in range(header(self).players)]
+
+    def scores(self) -> list:
+        """The game's own score per seat (herds, points, houses)."""
+        raise NotImplementedError
+
+    # -- copies, views, knowledge -------------------------------------------------------
+    def clone(self):
+        """An independent copy."""
+        return self.clone_c()
+
+    def __copy__(self):
+        return self.clone_c()
+
+    def __deepcopy__(self, memo):
+        return self.clone_c()
+
+    def __reduce__(self):
+        from catsearch.games import from_text
+        return (from_text, (self.game_id, self.to_text()))
+
+    def __eq__(self, other):
+        if not isinstance(other, State) or other.game_id != self.game_id:
+            return NotImplemented
+        return self.to_text() == other.to_text()
+
+    __hash__ = None  # mutable: use .hash for the Zobrist key
+
+    def __repr__(self):
+        return f"catsearch.from_text({self.game_id!r}, {self.to_text()!r})"
+
+    def to_text(self) -> str:
+        """The full notation: one printable line that :func:`catsearch.from_text` reads back."""
+        raise NotImplementedError
+
+    def view(self, int seat):
+        """This state as ``seat`` sees it: every card that seat does not know is unknown."""
+        self._check_seat(seat)
+        cdef State c = self.clone_c()
+        c.hide_c(seat)
+        return c
+
+    def view_text(self, int seat) -> str:
+        """The notation of ``seat``'s view (unknown cards written ``?``); it parses back."""
+        return self.view(seat).to_text()
+
+    def info_key(self, int seat) -> int:
+        """A 64-bit key of ``seat``'s information set: equal for states ``seat`` cannot tell
+        apart (same view), different otherwise except by hash collision."""
+        cdef State c = self.view(seat)
+        return c.compute_hash_c()
+
+    def determinize(self, int seat, seed=None):
+        """A full state drawn uniformly from those consistent with what ``seat`` knows here.
+
+        The unknown cards are dealt at random among the places ``seat`` cannot see; the
+        state's own generator is replaced too, since its future draws are unknown as well.
+        """
+        self._check_seat(seat)
+        cdef Rng r
+        rng_seed(&r, fresh_seed() if seed is None else seed)
+        cdef State c = self.clone_c()
+        c.determinize_c(seat, &r)
+        return c
+
+    def chance_outcomes(self) -> list:
+        """In a view where the mover holds unknown cards: ``[(card_type, probability)]`` for
+        the next one to be revealed (see :meth:`apply_chance`); else an empty list."""
+        cdef int outcomes[64]
+        cdef double weights[64]
+        cdef int n = self.chance_outcomes_c(outcomes, weights)
+        return [(outcomes[i], weights[i]) for i in range(n)]
+
+    def apply_chance(self, int outcome) -> None:
+        """Reveal one unknown card of the mover as card type ``outcome``."""
+        if outcome not in [o for o, _ in self.chance_outcomes()]:
+            raise ValueError(f"{outcome} is not a chance outcome here")
+        self.apply_chance_c(outcome)
+
+    def _check_seat(self, seat):
+        if not 0 <= seat < header(self).players:
+            raise ValueError(f"seat {seat} does not exist; seats are 0..{header(self).players - 1}")
+
+    def cards(self) -> dict:
+        """Every card location and its cards in text form (``?`` for an unknown card)."""
+        raise NotImplementedError
+
+    def knowledge(self) -> dict:
+        """For every card location (as in :meth:`cards`), the frozenset of seats that know it."""
+        raise NotImplementedError
+
+    # -- counting -----------------------------------------------------------------------
+    def perft(self, int depth) -> int:
+        """The number of move sequences of exactly ``depth`` moves from here (a line that ends
+        the game sooner counts nothing), in a full state; the standard move-generator check."""
+        if depth < 0:
+            raise ValueError("depth must be >= 0")
+        if header(self).view_seat >= 0:
+            raise ValueError("perft needs a full state, not a seat's view")
+        return _perft(self, depth)
+
+    def perft_divide(self, int depth) -> dict:
+        """``perft(depth - 1)`` after each legal move, keyed by the move's text."""
+        if depth < 1:
+            raise ValueError("depth must be >= 1")
+        out = {}
+        for m in self.legal_moves():
+            c = self.clone_c()
+            c.apply_c(m)
+            out[self._move_to_str(m)] = c.perft(depth - 1)
+        return out
+
+
+cdef long long _perft_rec(list states, int* bufs, int stride, int ply, int depth):
+    cdef State st = <State>states[ply]
+    cdef State child
+    cdef long long total = 0
+    cdef int n, i
+    if depth == 0:
+        return 1
+    if header(st).terminal:
+        return 0
+    n = st.legal_moves_c(bufs + ply * stride)
+    if depth == 1:
+        return n
+    child = <State>states[ply + 1]
+    for i in range(n):
+        copy_state(child, st)
+        child.apply_c(bufs[ply * stride + i])
+        total += _perft_rec(states, bufs, stride, ply + 1, depth - 1)
+    return total
+
+
+cdef long long _perft(State root, int depth):
+    cdef int stride = root.num_distinct_moves_c() + 1
+    cdef list states = [root.clone_c() for _ in range(depth + 1)]
+    cdef int* bufs = <int*>malloc(sizeof(int) * stride * (depth + 1))
+    if bufs == NULL:
+        raise MemoryError()
+    try:
+        return _perft_rec(states, bufs, stride, 0, depth)
+    finally:
+        free(bufs)
+
+
+def play_random_games(State template, long long games, uint64_t seed):
+    """Play ``games`` full uniformly random games, each a fresh deal with ``template``'s
+    players and options, in one C loop over the contract (the loop a playout uses).
+
+    :returns: ``(moves, seconds)``.
+    """
+    cdef State st = template.clone_c()
+    cdef int* buf = <int*>malloc(sizeof(int) * (st.num_distinct_moves_c() + 1))
+    cdef Rng deal, play
+    cdef long long g, moves = 0
+    if buf == NULL:
+        raise MemoryError()
+    rng_seed(&deal, seed)
+    rng_seed(&play, seed ^ <uint64_t>0x5DEECE66D)
+    t0 = time.perf_counter()
+    try:
+        with nogil:
+            for g in range(games):
+                st.reset_c(rng_next(&deal))
+                moves += random_playout(st, &play, buf)
+    finally:
+        free(buf)
+    return moves, time.perf_counter() - t0

@@ -1,0 +1,710 @@
+# cython: language_level=3
+"""Herding Cats (``herding-cats``): rules in ``docs/rules/herding-cats.rst``.
+
+Cards are types ``0..9``: cats ``o p b g`` (orange, purple, blue, green), cowdogs ``O P B G``,
+Stampede ``S`` and Wild Cat Lady ``W``; ``?`` is an unknown card in a seat's view.
+
+Moves (ints ``0..38``), with their text:
+
+=========  ==================================  ========
+int        move                                text
+=========  ==================================  ========
+0-3        play the cowdog of colour c          ``O``
+4-15       play a cat onto herd k (k = m-4)     ``o@k``
+16-27      play a Wild Cat Lady onto herd k     ``W@k``
+28         play a Stampede                      ``S``
+29-38      discard a card of type t (t = m-29)  ``xo``
+=========  ==================================  ========
+
+Herds are numbered from 0 in the order they were started (oldest first).
+"""
+from libc.stdint cimport uint64_t
+from libc.string cimport memset, memcpy
+
+from catsearch._core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8, fill_keys
+from catsearch._core.state cimport State, Header, NO_SEAT, MAX_PLAYERS, header
+
+from catsearch._core.notation import Fields, rng_text
+from catsearch._core.state import fresh_seed
+from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
+
+LETTERS = "opbgOPBGSW?"
+COLOURS = ("orange", "purple", "blue", "green")
+CARD_NAMES = ("orange cat", "purple cat", "blue cat", "green cat", "orange cowdog",
+              "purple cowdog", "blue cowdog", "green cowdog", "Stampede", "Wild Cat Lady")
+
+cdef enum:
+    DOG = 4
+    STAMP = 8
+    WCL = 9
+    M_DOG = 0
+    M_CAT = 4
+    M_WCL = 16
+    M_STAMP = 28
+    M_DISC = 29
+
+# The deck: per type, how many copies.
+cdef unsigned char COMP[10]
+COMP[:] = [10, 10, 10, 10, 3, 3, 3, 3, 4, 4]
+
+# Zobrist keys, drawn once at import from a fixed seed.
+cdef uint64_t Z_HAND[4][11][4]       # seat, type (or unknown), count before adding
+cdef uint64_t Z_DECK[60][11]         # position, type (or unknown)
+cdef uint64_t Z_HERD[12][4][3][3]    # slot, colour, cats, wild cat ladies
+cdef uint64_t Z_DISC[10][11]         # type, count before adding
+cdef uint64_t Z_OUT[10][11]
+cdef uint64_t Z_WON[4][16]
+cdef uint64_t Z_TURN[5]              # seat to move; [4]: nobody (game over)
+fill_keys(&Z_HAND[0][0][0], 4 * 11 * 4, 0x4843_0001)
+fill_keys(&Z_DECK[0][0], 60 * 11, 0x4843_0002)
+fill_keys(&Z_HERD[0][0][0][0], 12 * 4 * 3 * 3, 0x4843_0003)
+fill_keys(&Z_DISC[0][0], 10 * 11, 0x4843_0004)
+fill_keys(&Z_OUT[0][0], 10 * 11, 0x4843_0005)
+fill_keys(&Z_WON[0][0], 4 * 16, 0x4843_0006)
+fill_keys(&Z_TURN[0], 5, 0x4843_0007)
+
+
+# -- small mutators that keep the hash in step -------------------------------------------
+
+cdef inline uint64_t herd_key(HCData* d, int k) noexcept nogil:
+    return Z_HERD[k][d.herd_col[k]][d.herd_cats[k]][d.herd_wcl[k]]
+
+cdef inline void hand_add(HCData* d, int p, int t) noexcept nogil:
+    d.h.hash ^= Z_HAND[p][t][d.hand[p][t]]
+    d.hand[p][t] += 1
+    d.hand_size[p] += 1
+
+cdef inline int hand_take(HCData* d, int p, int t) noexcept nogil:
+    """Take a card of type t from seat p's hand; in a view, from its unknown cards if it
+    holds no known one of that type."""
+    if d.hand[p][t] == 0:
+        t = HC_UNK
+    d.hand[p][t] -= 1
+    d.h.hash ^= Z_HAND[p][t][d.hand[p][t]]
+    d.hand_size[p] -= 1
+    return t
+
+cdef inline void disc_add(HCData* d, int t) noexcept nogil:
+    d.h.hash ^= Z_DISC[t][d.discard[t]]
+    d.discard[t] += 1
+
+cdef inline void disc_take(HCData* d, int t) noexcept nogil:
+    d.discard[t] -= 1
+    d.h.hash ^= Z_DISC[t][d.discard[t]]
+
+cdef inline void out_add(HCData* d, int t, int n) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        d.h.hash ^= Z_OUT[t][d.out[t]]
+        d.out[t] += 1
+
+cdef inline void set_turn(HCData* d, int p) noexcept nogil:
+    d.h.hash ^= Z_TURN[4 if d.h.current < 0 else d.h.current]
+    d.h.current = p
+    d.h.hash ^= Z_TURN[4 if p < 0 else p]
+
+cdef void add_to_herd(HCData* d, int k, bint wild, int p) noexcept nogil:
+    """Put a cat (or a Wild Cat Lady) on herd k; on its third card the herd goes to p."""
+    cdef int j, col
+    d.h.hash ^= herd_key(d, k)
+    if wild:
+        d.herd_wcl[k] += 1
+    else:
+        d.herd_cats[k] += 1
+    if d.herd_cats[k] + d.herd_wcl[k] < 3:
+        d.h.hash ^= herd_key(d, k)
+        return
+    col = d.herd_col[k]
+    out_add(d, DOG + col, 1)
+    out_add(d, col, d.herd_cats[k])
+    out_add(d, WCL, d.herd_wcl[k])
+    d.h.hash ^= Z_WON[p][d.won[p]]
+    d.won[p] += 1
+    # the herd leaves the table: later herds move down one slot
+    for j in range(k + 1, d.nherds):
+        d.h.hash ^= herd_key(d, j)
+        d.herd_col[j - 1] = d.herd_col[j]
+        d.herd_cats[j - 1] = d.herd_cats[j]
+        d.herd_wcl[j - 1] = d.herd_wcl[j]
+        d.h.hash ^= herd_key(d, j - 1)
+    d.nherds -= 1
+
+cdef inline int stampede_target(HCData* d, int col) noexcept nogil:
+    """The herd a Stampede puts a cat of colour col on: most cards, then oldest; -1: none."""
+    cdef int k, best = -1, most = -1, n
+    for k in range(d.nherds):
+        if d.herd_col[k] == col:
+            n = d.herd_cats[k] + d.herd_wcl[k]
+            if n > most:
+                most = n
+                best = k
+    return best
+
+cdef void stampede(HCData* d, int p) noexcept nogil:
+    cdef int col, k
+    for col in range(4):
+        while d.discard[col] > 0:
+            k = stampede_target(d, col)
+            if k < 0:
+                break
+            disc_take(d, col)
+            add_to_herd(d, k, False, p)
+
+cdef void end_turn(HCData* d, int p) noexcept nogil:
+    """Draw back up (if the deck has cards), then pass to the next seat holding cards."""
+    cdef int i, q, n = d.h.players
+    cdef int card
+    if d.deck_top < d.deck_len:
+        card = d.deck[d.deck_top]
+        d.h.hash ^= Z_DECK[d.deck_top][card]
+        d.deck_top += 1
+        hand_add(d, p, card)
+    d.h.ply += 1
+    for i in range(1, n + 1):
+        q = (p + i) % n
+        if d.hand_size[q] > 0:
+            set_turn(d, q)
+            return
+    set_turn(d, NO_SEAT)
+    d.h.terminal = 1
+
+cdef uint64_t full_hash(HCData* d) noexcept nogil:
+    cdef uint64_t z = 0
+    cdef int p, t, c, k, i
+    for p in range(d.h.players):
+        for t in range(11):
+            for c in range(d.hand[p][t]):
+                z ^= Z_HAND[p][t][c]
+        for c in range(d.won[p]):
+            z ^= Z_WON[p][c]
+    for i in range(d.deck_top, d.deck_len):
+        z ^= Z_DECK[i][d.deck[i]]
+    for k in range(d.nherds):
+        z ^= herd_key(d, k)
+    for t in range(HC_TYPES):
+        for c in range(d.discard[t]):
+            z ^= Z_DISC[t][c]
+        for c in range(d.out[t]):
+            z ^= Z_OUT[t][c]
+    z ^= Z_TURN[4 if d.h.current < 0 else d.h.current]
+    return z
+
+cdef int unseen_pool(HCData* d, int seat, unsigned char* pool) noexcept nogil:
+    """Write into pool the cards `seat` has not seen (one entry per card); return how many.
+
+    seat < 0: the cards nobody has seen in this (view) state, i.e. every unknown card.
+    """
+    cdef int t, p, i, n = 0, c
+    cdef int known
+    for t in range(HC_TYPES):
+        known = d.discard[t] + d.out[t]
+        for i in range(d.nherds):
+            if t == DOG + d.herd_col[i]:
+                known += 1
+            elif t == d.herd_col[i]:
+                known += d.herd_cats[i]
+            elif t == WCL:
+                known += d.herd_wcl[i]
+        if seat >= 0:
+            known += d.hand[seat][t]
+        else:
+            for p in range(d.h.players):
+                known += d.hand[p][t]
+            for i in range(d.deck_top, d.deck_len):
+                if d.deck[i] == t:
+                    known += 1
+        for c in range(COMP[t] - known):
+            pool[n] = t
+            n += 1
+    return n
+
+
+cdef str cards_str(const unsigned char* counts, int ntypes):
+    """Cards by type as letters in type order, ``-`` for none."""
+    cdef int t
+    s = "".join([LETTERS[t] * counts[t] for t in range(ntypes)])
+    return s or "-"
+
+
+cdef class HerdingCats(State):
+    """A state of Herding Cats (see the module docstring for cards, moves and notation)."""
+
+    game_id = "herding-cats"
+
+    def __cinit__(self):
+        self._data = &self.d
+        self._size = sizeof(HCData)
+
+    cdef State new_empty_c(self):
+        return HerdingCats.__new__(HerdingCats)
+
+    # -- the hot contract ---------------------------------------------------------------
+    cdef int num_distinct_moves_c(self) noexcept nogil:
+        return HC_MOVES
+
+    cdef int legal_moves_c(self, int* out) noexcept nogil:
+        cdef HCData* d = &self.d
+        cdef int p = d.h.current
+        cdef unsigned char* hand = d.hand[p]
+        cdef int n = 0, c, k, t
+        cdef bint unk = hand[HC_UNK] > 0
+        for c in range(4):
+            if hand[DOG + c] or unk:
+                out[n] = M_DOG + c
+                n += 1
+        for k in range(d.nherds):
+            if hand[d.herd_col[k]] or unk:
+                out[n] = M_CAT + k
+                n += 1
+        if (hand[WCL] or unk) and d.nherds > 0:
+            for k in range(d.nherds):
+                out[n] = M_WCL + k
+                n += 1
+        if hand[STAMP] or unk:
+            out[n] = M_STAMP
+            n += 1
+        if n == 0 or unk:
+            # a discard only when nothing is playable; in a view whose mover holds unknown
+            # cards, any discard the hidden cards could force
+            for t in range(HC_TYPES):
+                if hand[t] or unk:
+                    out[n] = M_DISC + t
+                    n += 1
+        return n
+
+    cdef void apply_c(self, int m) noexcept nogil:
+        cdef HCData* d = &self.d
+        cdef int p = d.h.current
+        cdef int k
+        if m < M_CAT:
+            hand_take(d, p, DOG + m)
+            k = d.nherds
+            d.nherds += 1
+            d.herd_col[k] = m
+            d.herd_cats[k] = 0
+            d.herd_wcl[k] = 0
+            d.h.hash ^= herd_key(d, k)
+        elif m < M_WCL:
+            k = m - M_CAT
+            hand_take(d, p, d.herd_col[k])
+            add_to_herd(d, k, False, p)
+        elif m < M_STAMP:
+            hand_take(d, p, WCL)
+            add_to_herd(d, m - M_WCL, True, p)
+        elif m == M_STAMP:
+            hand_take(d, p, STAMP)
+            disc_add(d, STAMP)
+            stampede(d, p)
+        else:
+            hand_take(d, p, m - M_DISC)
+            disc_add(d, m - M_DISC)
+        end_turn(d, p)
+
+    cdef void returns_c(self, double* out) noexcept nogil:
+        cdef HCData* d = &self.d
+        cdef int p, best = -1, k = 0
+        for p in range(d.h.players):
+            out[p] = 0.0
+        if not d.h.terminal:
+            return
+        for p in range(d.h.players):
+            if d.won[p] > best:
+                best = d.won[p]
+                k = 1
+            elif d.won[p] == best:
+                k += 1
+        for p in range(d.h.players):
+            if d.won[p] == best:
+                out[p] = 1.0 / k
+
+    cdef uint64_t compute_hash_c(self) noexcept nogil:
+        return full_hash(&self.d)
+
+    cdef void reset_c(self, uint64_t seed) noexcept nogil:
+        cdef HCData* d = &self.d
+        cdef int players = d.h.players
+        cdef int t, i, p, n = 0
+        memset(d, 0, sizeof(HCData))
+        d.h.players = players
+        d.h.view_seat = NO_SEAT
+        d.h.rng_known = 1
+        rng_seed(&d.h.rng, seed)
+        for t in range(HC_TYPES):
+            for i in range(COMP[t]):
+                d.deck[n] = t
+                n += 1
+        rng_shuffle_u8(&d.h.rng, d.deck, HC_CARDS)
+        d.deck_len = HC_CARDS
+        for p in range(players):
+            for i in range(HC_HAND):
+                hand_add(d, p, d.deck[d.deck_top])
+                d.deck_top += 1
+        d.h.current = 0
+        d.h.hash = full_hash(d)
+
+    cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
+        cdef HCData* d = &self.d
+        cdef unsigned char pool[60]
+        cdef int n, i = 0, p, j, t
+        # everything `seat` has not seen, dealt at random into the places it cannot see
+        n = unseen_pool(d, seat, pool)
+        rng_shuffle_u8(rng, pool, n)
+        for p in range(d.h.players):
+            if p == seat:
+                j = d.hand[p][HC_UNK]
+                d.hand[p][HC_UNK] = 0
+            else:
+                j = d.hand_size[p]
+                for t in range(11):
+                    d.hand[p][t] = 0
+            d.hand_size[p] -= j
+            while j > 0:
+                d.hand[p][pool[i]] += 1
+                d.hand_size[p] += 1
+                i += 1
+                j -= 1
+        for j in range(d.deck_top, d.deck_len):
+            d.deck[j] = pool[i]
+            i += 1
+        d.h.view_seat = NO_SEAT
+        d.h.rng_known = 1
+        d.h.rng.s = rng_next(rng)
+        d.h.hash = full_hash(d)
+
+    cdef void hide_c(self, int seat) noexcept nogil:
+        cdef HCData* d = &self.d
+        cdef int p, t, i
+        for p in range(d.h.players):
+            if p != seat:
+                for t in range(HC_TYPES):
+                    d.hand[p][HC_UNK] += d.hand[p][t]
+                    d.hand[p][t] = 0
+        for i in range(d.deck_top, d.deck_len):
+            d.deck[i] = HC_UNK
+        d.h.view_seat = seat
+        d.h.rng_known = 0
+        d.h.rng.s = 0
+        d.h.hash = full_hash(d)
+
+    cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
+        """A beginner's play: complete a herd (with a cat before a Wild Cat Lady); a Stampede
+        that completes one; start a herd for a cat held; add a cat that leaves a herd one
+        short of nobody; keep Wild Cat Ladies and Stampedes for later; discard the cat of the
+        colour least likely to find a herd."""
+        cdef HCData* d = &self.d
+        cdef HCData tmp
+        cdef int p = d.h.current
+        cdef int n = self.legal_moves_c(buf)
+        cdef int i, m, k, score, best = -1000, nbest = 0, choice = buf[0]
+        for i in range(n):
+            m = buf[i]
+            if m < M_CAT:
+                score = 40 if d.hand[p][m] else 30          # a cowdog for a cat we hold
+            elif m < M_WCL:
+                k = d.herd_cats[m - M_CAT] + d.herd_wcl[m - M_CAT]
+                score = 100 if k == 2 else (35 if k == 0 else 10)   # 1 card gives the next seat a chance
+            elif m < M_STAMP:
+                k = d.herd_cats[m - M_WCL] + d.herd_wcl[m - M_WCL]
+                score = 90 if k == 2 else 5
+            elif m == M_STAMP:
+                memcpy(&tmp, d, sizeof(HCData))
+                stampede(&tmp, p)
+                score = 95 if tmp.won[p] > d.won[p] else 8
+            else:
+                k = m - M_DISC      # only cats and Wild Cat Ladies can be unplayable
+                if k < DOG:         # the colour with the fewest cowdogs still to come
+                    score = -(COMP[DOG + k] - d.out[DOG + k] - d.discard[DOG + k])
+                else:
+                    score = -50
+            if score > best:
+                best = score
+                nbest = 1
+                choice = m
+            elif score == best:
+                nbest += 1
+                if rng_below(rng, nbest) == 0:
+                    choice = m
+        return choice
+
+    cdef void evaluate_c(self, double* out) noexcept nogil:
+        """Herds collected, plus a quarter herd for each card in hand that could complete a
+        herd now, turned into win chances by a softmax (temperature 1/1.5)."""
+        cdef HCData* d = &self.d
+        cdef double s[4]
+        cdef double total = 0.0, x
+        cdef int p, k, n = d.h.players
+        cdef int near
+        if d.h.terminal:
+            self.returns_c(out)
+            return
+        for p in range(n):
+            near = 0
+            for k in range(d.nherds):
+                if d.herd_cats[k] + d.herd_wcl[k] == 2 and (d.hand[p][d.herd_col[k]] or d.hand[p][WCL]):
+                    near += 1
+            x = d.won[p] + 0.25 * near
+            s[p] = 2.718281828459045 ** (1.5 * x)
+            total += s[p]
+        for p in range(n):
+            out[p] = s[p] / total
+
+    cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
+        cdef HCData* d = &self.d
+        cdef unsigned char pool[60]
+        cdef int cnt[10]
+        cdef int n, i, t, k = 0
+        if d.h.terminal or d.hand[d.h.current][HC_UNK] == 0:
+            return 0
+        n = unseen_pool(d, NO_SEAT, pool)
+        memset(cnt, 0, sizeof(cnt))
+        for i in range(n):
+            cnt[pool[i]] += 1
+        for t in range(HC_TYPES):
+            if cnt[t]:
+                outcomes[k] = t
+                weights[k] = cnt[t] / <double>n
+                k += 1
+        return k
+
+    cdef void apply_chance_c(self, int t) noexcept nogil:
+        cdef HCData* d = &self.d
+        cdef int p = d.h.current
+        hand_take(d, p, HC_UNK)
+        hand_add(d, p, t)
+
+    # -- Python API: construction -------------------------------------------------------
+    @staticmethod
+    def new(int players=3, seed=None, **options):
+        """A new game, shuffled and dealt from ``seed`` (random when ``None``)."""
+        if options:
+            raise ValueError(f"unknown option(s) {', '.join(sorted(options))} for herding-cats, "
+                             f"which has no options")
+        if not 2 <= players <= 4:
+            raise ValueError(f"herding-cats is for 2 to 4 players, not {players}")
+        cdef HerdingCats st = HerdingCats.__new__(HerdingCats)
+        st.d.h.players = players
+        st.reset_c(fresh_seed() if seed is None else seed)
+        return st
+
+    @staticmethod
+    def from_text(str text):
+        """Read the full notation or a seat's view (see :meth:`to_text`)."""
+        return _parse(text)
+
+    # -- Python API: text ---------------------------------------------------------------
+    def _move_to_str(self, int m) -> str:
+        if m < M_CAT:
+            return LETTERS[DOG + m]
+        if m < M_WCL:
+            k = m - M_CAT
+            col = LETTERS[self.d.herd_col[k]] if k < self.d.nherds else "cat"
+            return f"{col}@{k}"
+        if m < M_STAMP:
+            return f"W@{m - M_WCL}"
+        if m == M_STAMP:
+            return "S"
+        return "x" + LETTERS[m - M_DISC]
+
+    def _str_to_move(self, str s) -> int:
+        bad = InvalidMoveError(
+            f"{s!r} is not a herding-cats move: write a cowdog (O P B G), a cat or W onto a herd "
+            f"(o@0, W@1), S for Stampede, or x and a card to discard (xo, xS)")
+        if len(s) == 1 and s in "OPBG":
+            return M_DOG + "OPBG".index(s)
+        if s == "S":
+            return M_STAMP
+        if len(s) == 2 and s[0] == "x" and s[1] in LETTERS[:10]:
+            return M_DISC + LETTERS.index(s[1])
+        card, at, herd = s.partition("@")
+        if not at or not herd.isdigit() or card not in ("o", "p", "b", "g", "W", "cat"):
+            raise bad
+        k = int(herd)
+        if k >= HC_MAX_HERDS:
+            raise InvalidMoveError(f"{s!r}: herds are numbered 0 to {HC_MAX_HERDS - 1}")
+        if card == "W":
+            return M_WCL + k
+        if card != "cat" and k < self.d.nherds and "opbg".index(card) != self.d.herd_col[k]:
+            raise IllegalMoveError(
+                f"illegal move {s!r}: herd {k} is {COLOURS[self.d.herd_col[k]]}, "
+                f"not {COLOURS['opbg'.index(card)]}, in {self.to_text()!r}")
+        return M_CAT + k
+
+    def _herd_str(self, int k):
+        c = self.d.herd_col[k]
+        return LETTERS[DOG + c] + LETTERS[c] * self.d.herd_cats[k] + "W" * self.d.herd_wcl[k]
+
+    def to_text(self) -> str:
+        """The full notation (or a view's, with ``?`` for unknown cards), one line::
+
+            players=3 turn=0 hands=opS/PbW/ggB deck=oP... herds=Oo,P discard=oS out=- won=0,0,0 rng=...
+
+        ``hands``: each seat's cards, seats separated by ``/``; ``deck``: top card first;
+        ``herds``: the table, oldest first, each its cowdog then the cards on it; ``out``: the
+        cards of collected herds; ``won``: herds per seat; ``turn``: the seat to move (``-``
+        once over); ``rng``: the state's generator; ``view``: in a view, whose it is.
+        """
+        d = &self.d
+        hands = "/".join(cards_str(d.hand[p], 11) for p in range(d.h.players))
+        deck = "".join(LETTERS[d.deck[i]] for i in range(d.deck_top, d.deck_len)) or "-"
+        herds = ",".join(self._herd_str(k) for k in range(d.nherds)) or "-"
+        fields = [
+            f"players={d.h.players}",
+            f"turn={'-' if d.h.current < 0 else d.h.current}",
+            f"hands={hands}",
+            f"deck={deck}",
+            f"herds={herds}",
+            f"discard={cards_str(d.discard, HC_TYPES)}",
+            f"out={cards_str(d.out, HC_TYPES)}",
+            "won=" + ",".join(str(d.won[p]) for p in range(d.h.players)),
+            f"rng={rng_text(d.h.rng_known, d.h.rng.s)}",
+        ]
+        if d.h.view_seat >= 0:
+            fields.append(f"view={d.h.view_seat}")
+        return " ".join(fields)
+
+    def scores(self) -> list:
+        """Herds collected per seat."""
+        return [self.d.won[p] for p in range(self.d.h.players)]
+
+    def cards(self) -> dict:
+        d = &self.d
+        out = {f"hand{p}": cards_str(d.hand[p], 11).strip("-") for p in range(d.h.players)}
+        out["deck"] = "".join(LETTERS[d.deck[i]] for i in range(d.deck_top, d.deck_len))
+        out["herds"] = "".join(self._herd_str(k) for k in range(d.nherds))
+        out["discard"] = cards_str(d.discard, HC_TYPES).strip("-")
+        out["out"] = cards_str(d.out, HC_TYPES).strip("-")
+        return out
+
+    def knowledge(self) -> dict:
+        everyone = frozenset(range(self.d.h.players))
+        out = {f"hand{p}": frozenset([p]) for p in range(self.d.h.players)}
+        out.update(deck=frozenset(), herds=everyone, discard=everyone, out=everyone)
+        return out
+
+    def __str__(self):
+        d = &self.d
+        lines = [f"Herding Cats, {d.h.players} players, ply {d.h.ply}"
+                 + (f", seat {d.h.current} to move" if d.h.current >= 0 else ", game over")
+                 + (f" (seat {d.h.view_seat}'s view)" if d.h.view_seat >= 0 else "")]
+        lines.append(f"  deck     {d.deck_len - d.deck_top} cards")
+        herds = "  ".join(f"[{k}] {self._herd_str(k)}" for k in range(d.nherds))
+        lines.append(f"  herds    {herds or '(none)'}")
+        lines.append(f"  discard  {' '.join(cards_str(d.discard, HC_TYPES).strip('-')) or '(empty)'}")
+        for p in range(d.h.players):
+            mark = ">" if p == d.h.current else " "
+            hand = " ".join(cards_str(d.hand[p], 11).strip("-")) or "(empty)"
+            lines.append(f"{mark} seat {p}   {hand:<8} herds won: {d.won[p]}")
+        return "\n".join(lines)
+
+    def _check_seat(self, seat):
+        State._check_seat(self, seat)
+        if self.d.h.view_seat >= 0 and seat != self.d.h.view_seat:
+            raise ValueError(f"this state is seat {self.d.h.view_seat}'s view; it cannot stand "
+                             f"for seat {seat}'s knowledge")
+
+
+def _parse(str text):
+    f = Fields(text, ("players", "turn", "hands", "deck", "herds", "discard", "out", "won", "rng"),
+               ("view",))
+    cdef HerdingCats st = HerdingCats.__new__(HerdingCats)
+    cdef HCData* d = &st.d
+    cdef int n = f.int("players", 2, 4)
+    d.h.players = n
+    d.h.view_seat = f.int("view", 0, n - 1) if "view" in f else NO_SEAT
+    counts = [0] * 11
+
+    def cards(key, value, offset, allow_unknown=True):
+        out = []
+        for i, ch in enumerate(value):
+            if ch not in LETTERS or (ch == "?" and not allow_unknown):
+                raise f.error(f[key], f"{ch!r} is not a card; cards are o p b g O P B G S W"
+                              + (" and ?" if allow_unknown else ""), offset + i, 1)
+            out.append(LETTERS.index(ch))
+            counts[LETTERS.index(ch)] += 1
+        return out
+
+    hf = f["hands"]
+    parts = hf.value.split("/")
+    if len(parts) != n:
+        raise f.error(hf, f"expected {n} hands separated by /, got {len(parts)}")
+    off = 0
+    for p, part in enumerate(parts):
+        hand = [] if part == "-" else cards("hands", part, off)
+        if len(hand) > HC_HAND:
+            raise f.error(hf, f"seat {p} holds {len(hand)} cards; a hand has at most 3", off, len(part))
+        for t in hand:
+            d.hand[p][t] += 1
+        d.hand_size[p] = len(hand)
+        off += len(part) + 1
+    dv = f["deck"].value
+    deck = [] if dv == "-" else cards("deck", dv, 0)
+    if len(deck) > HC_CARDS - n * HC_HAND:
+        raise f.error(f["deck"], f"{len(deck)} cards is more than a deck can hold")
+    d.deck_len = HC_CARDS
+    d.deck_top = HC_CARDS - len(deck)
+    for i, t in enumerate(deck):
+        d.deck[d.deck_top + i] = t
+    hv = f["herds"].value
+    if hv != "-":
+        off = 0
+        for part in hv.split(","):
+            if len(part) == 0 or part[0] not in "OPBG":
+                raise f.error(f["herds"], "a herd starts with its cowdog (O P B G)", off, len(part) or 1)
+            c = "OPBG".index(part[0])
+            rest = part[1:]
+            ncat = rest.count("opbg"[c])
+            nw = rest.count("W")
+            if ncat + nw != len(rest) or rest != "opbg"[c] * ncat + "W" * nw:
+                raise f.error(f["herds"], f"a {COLOURS[c]} herd holds {COLOURS[c]} cats, then Wild "
+                              f"Cat Ladies", off, len(part))
+            if ncat + nw > 2:
+                raise f.error(f["herds"], "a herd with 3 cards is complete and leaves the table", off, len(part))
+            if d.nherds == HC_MAX_HERDS:
+                raise f.error(f["herds"], "more herds than cowdogs", off, len(part))
+            k = d.nherds
+            d.herd_col[k], d.herd_cats[k], d.herd_wcl[k] = c, ncat, nw
+            d.nherds += 1
+            counts[DOG + c] += 1
+            counts[c] += ncat
+            counts[WCL] += nw
+            off += len(part) + 1
+    v = f["discard"].value
+    for t in ([] if v == "-" else cards("discard", v, 0, allow_unknown=False)):
+        d.discard[t] += 1
+    v = f["out"].value
+    for t in ([] if v == "-" else cards("out", v, 0, allow_unknown=False)):
+        d.out[t] += 1
+    won = f.int_list("won", n, 0, 15)
+    for p in range(n):
+        d.won[p] = won[p]
+    # every card of the deck must be somewhere
+    for t in range(HC_TYPES):
+        if counts[t] > COMP[t]:
+            raise NotationError(f"{counts[t]} {CARD_NAMES[t]} cards, but the deck has {COMP[t]}", text)
+    if sum(counts) != HC_CARDS:
+        raise NotationError(f"the notation holds {sum(counts)} cards; Herding Cats has {HC_CARDS}", text)
+    if counts[10] == 0:
+        if any(counts[t] != COMP[t] for t in range(HC_TYPES)):
+            raise NotationError("the cards do not add up to the deck", text)
+    if sum(d.out[DOG:DOG + 4]) != sum(won) or sum(d.out[t] for t in range(HC_TYPES)) != 4 * sum(won):
+        raise NotationError(f"out holds the cards of {sum(won)} collected herds: 4 each, one a cowdog", text)
+    if d.deck_top < d.deck_len and any(d.hand_size[p] != HC_HAND for p in range(n)):
+        raise NotationError("while the deck has cards every hand holds 3", text)
+    terminal = d.deck_top == d.deck_len and all(d.hand_size[p] == 0 for p in range(n))
+    if terminal:
+        if f["turn"].value != "-":
+            raise f.error(f["turn"], "the game is over (deck and hands empty): turn must be -")
+        d.h.terminal = 1
+        d.h.current = NO_SEAT
+    else:
+        cur = f.int("turn", 0, n - 1)
+        if d.hand_size[cur] == 0:
+            raise f.error(f["turn"], f"seat {cur} holds no cards and cannot be the seat to move")
+        d.h.current = cur
+    r = f.rng()
+    d.h.rng_known = r is not None
+    d.h.rng.s = 0 if r is None else r
+    if d.h.view_seat < 0 and counts[10]:
+        raise NotationError("unknown cards (?) appear only in a seat's view, which has view=<seat>", text)
+    d.h.hash = full_hash(d)
+    return st
