@@ -10,6 +10,7 @@ The public surface::
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 from catsearch.games import GAMES, benchmark_playouts, from_text, game_class, new_game
 from catsearch._core.state import State
+from catsearch.search import Player, SearchResult, make_player
 
 __version__ = "0.1.0"
 
@@ -20,6 +21,9 @@ __all__ = [
     "from_text",
     "game_class",
     "benchmark_playouts",
+    "Player",
+    "SearchResult",
+    "make_player",
     "NotationError",
     "InvalidMoveError",
     "IllegalMoveError",

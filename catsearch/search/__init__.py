@@ -1,0 +1,28 @@
+"""Searchers and players: ISMCTS, determinized MCTS, expectimax and the baselines.
+
+Every player implements :class:`Player` and is built by :func:`make_player` from a spec.
+"""
+
+from catsearch.search.players import (
+    HeuristicPlayer,
+    Limits,
+    MoveStats,
+    Player,
+    RandomPlayer,
+    SearchResult,
+    make_player,
+    player_names,
+    register_player,
+)
+
+__all__ = [
+    "Player",
+    "Limits",
+    "SearchResult",
+    "MoveStats",
+    "RandomPlayer",
+    "HeuristicPlayer",
+    "make_player",
+    "player_names",
+    "register_player",
+]

@@ -1,0 +1,302 @@
+"""Players: everything that picks moves, behind one interface, built from one spec string.
+
+``make_player("ismcts:iterations=2000,c=0.7,seed=3")`` builds any registered player; the
+engine and the arena build players only this way. A player sees a state and answers a move
+for the seat to move, using only what that seat knows.
+"""
+
+from __future__ import annotations
+
+import abc
+import importlib
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Callable
+
+from catsearch._core.state import State
+
+__all__ = [
+    "Limits",
+    "MoveStats",
+    "SearchResult",
+    "Player",
+    "RandomPlayer",
+    "HeuristicPlayer",
+    "make_player",
+    "register_player",
+    "player_names",
+    "parse_spec",
+]
+
+
+@dataclass(frozen=True)
+class MoveStats:
+    """What a search learned of one root move: how often it was tried and its mean reward
+    for the searching seat (a value in [0, 1])."""
+
+    visits: int
+    mean: float
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The answer of a search (frozen).
+
+    :ivar move: the chosen move (an int of the state's game).
+    :ivar value: the estimated returns per seat from the searched state.
+    :ivar stats: per root move, its :class:`MoveStats` (read-only mapping).
+    :ivar iterations: iterations (MCTS) or completed depth iterations (expectimax) run.
+    :ivar seconds: wall time spent.
+    :ivar nodes: nodes created or visited.
+    :ivar depth: the deepest depth reached.
+    """
+
+    move: int
+    value: tuple[float, ...]
+    stats: Mapping[int, MoveStats] = field(default_factory=lambda: MappingProxyType({}))
+    iterations: int = 0
+    seconds: float = 0.0
+    nodes: int = 0
+    depth: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.stats, MappingProxyType):
+            object.__setattr__(self, "stats", MappingProxyType(dict(self.stats)))
+        object.__setattr__(self, "value", tuple(self.value))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits for one search, overriding the player's own options where not ``None``.
+
+    :ivar iterations: MCTS iterations.
+    :ivar nodes: nodes to create or visit.
+    :ivar depth: depth (expectimax plies).
+    :ivar seconds: wall time.
+    :ivar infinite: search until :meth:`Player.stop` is called.
+    :ivar seed: the seed of this search.
+    """
+
+    iterations: int | None = None
+    nodes: int | None = None
+    depth: int | None = None
+    seconds: float | None = None
+    infinite: bool = False
+    seed: int | None = None
+
+
+#: ``info(partial)`` is called from the searching thread every so often (about 10 times a
+#: second at most) with a partial :class:`SearchResult`: its ``move`` is the best so far.
+InfoCallback = Callable[[SearchResult], None]
+
+
+class Player(abc.ABC):
+    """Anything that chooses moves: a searcher, a baseline, an external engine.
+
+    Subclasses implement :meth:`search`; :meth:`choose_move` is its move. A player is told
+    of a new game with :meth:`new_game` (searchers that reuse trees drop them there) and
+    releases what it holds with :meth:`close`.
+    """
+
+    #: the name ``make_player`` knows it by
+    name: str = "player"
+
+    @abc.abstractmethod
+    def search(self, state: State, *, limits: Limits | None = None,
+               info: InfoCallback | None = None) -> SearchResult:
+        """Search ``state`` for its seat to move, using only what that seat knows.
+
+        :param limits: overrides of the player's own limits for this search.
+        :param info: called with partial results while the search runs.
+        """
+
+    def choose_move(self, state: State) -> int:
+        """The move for ``state.current_player``."""
+        return self.search(state).move
+
+    def new_game(self) -> None:
+        """Forget anything kept from an earlier game."""
+
+    def stop(self) -> None:
+        """Ask a running search (from another thread) to finish now with its best move."""
+
+    def close(self) -> None:
+        """Release resources (processes, threads)."""
+
+    @property
+    def spec(self) -> str:
+        """A ``make_player`` spec that builds an equivalent player."""
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"make_player({self.spec!r})"
+
+
+def _seat_view(state: State) -> State:
+    """The state as its seat to move sees it: a player never looks at anything else."""
+    seat = state.current_player
+    if seat < 0:
+        raise ValueError("the game is over: there is no seat to move")
+    if state.view_seat is None:
+        return state.view(seat)
+    if state.view_seat != seat:
+        raise ValueError(f"this is seat {state.view_seat}'s view, but seat {seat} is to move")
+    return state
+
+
+class RandomPlayer(Player):
+    """Plays a uniformly random legal move: the floor every searcher must beat."""
+
+    name = "random"
+
+    def __init__(self, *, seed: int | None = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def search(self, state: State, *, limits: Limits | None = None,
+               info: InfoCallback | None = None) -> SearchResult:
+        t0 = time.perf_counter()
+        legal = _seat_view(state).legal_moves()
+        move = self._rng.choice(legal)
+        n = state.players
+        return SearchResult(move=move, value=(1.0 / n,) * n, iterations=1,
+                            seconds=time.perf_counter() - t0)
+
+    def new_game(self) -> None:
+        self._rng = random.Random(self.seed)
+
+    @property
+    def spec(self) -> str:
+        return "random" if self.seed is None else f"random:seed={self.seed}"
+
+
+class HeuristicPlayer(Player):
+    """Plays each game's rule-based move (a sensible beginner's): a floor with some sense."""
+
+    name = "heuristic"
+
+    def __init__(self, *, seed: int | None = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def search(self, state: State, *, limits: Limits | None = None,
+               info: InfoCallback | None = None) -> SearchResult:
+        t0 = time.perf_counter()
+        move = _seat_view(state).heuristic_move(seed=self._rng.randrange(2**63))
+        n = state.players
+        return SearchResult(move=move, value=tuple(state.view(state.current_player).evaluate())
+                            if state.view_seat is None else tuple(state.evaluate()),
+                            iterations=1, seconds=time.perf_counter() - t0)
+
+    def new_game(self) -> None:
+        self._rng = random.Random(self.seed)
+
+    @property
+    def spec(self) -> str:
+        return "heuristic" if self.seed is None else f"heuristic:seed={self.seed}"
+
+
+# -- the registry ----------------------------------------------------------------------
+
+# name -> "module:Class" (imported when first used) or the class itself
+_PLAYERS: dict[str, str | type] = {
+    "random": RandomPlayer,
+    "heuristic": HeuristicPlayer,
+}
+
+
+def register_player(name: str, target: str | type) -> None:
+    """Make ``make_player(name...)`` build ``target`` (a class, or ``"module:Class"``).
+
+    The class declares its options as ``OPTIONS = {"name": type, ...}`` (keyword-only
+    arguments of its constructor); ``ALIASES = {"c": "exploration", ...}`` may add short names.
+    """
+    _PLAYERS[name] = target
+
+
+def player_names() -> tuple[str, ...]:
+    """The names ``make_player`` knows."""
+    return tuple(sorted(_PLAYERS))
+
+
+def _resolve(name: str) -> type:
+    target = _PLAYERS[name]
+    if isinstance(target, str):
+        module, _, cls = target.partition(":")
+        target = getattr(importlib.import_module(module), cls)
+        _PLAYERS[name] = target
+    return target
+
+
+def _convert(name: str, key: str, raw: str, kind: Any) -> Any:
+    try:
+        if kind is bool:
+            low = raw.lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise ValueError
+        if isinstance(kind, tuple):          # a choice among strings
+            if raw not in kind:
+                raise ValueError
+            return raw
+        return kind(raw)
+    except ValueError:
+        expected = (f"one of {', '.join(kind)}" if isinstance(kind, tuple)
+                    else "true or false" if kind is bool else f"a {kind.__name__}")
+        raise ValueError(f"{name}: option {key}={raw!r} is not valid; expected {expected}") from None
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``"name:key=value,key=value"`` into the name and the raw options."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"a player spec is a non-empty string like 'ismcts:iterations=1000', "
+                         f"not {spec!r}")
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, str] = {}
+    if rest:
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            key = key.strip()
+            if not eq or not key:
+                raise ValueError(f"{spec!r}: expected key=value, got {part!r}")
+            if key in options:
+                raise ValueError(f"{spec!r}: option {key!r} given twice")
+            options[key] = value.strip()
+    return name.strip(), options
+
+
+def make_player(spec: str) -> Player:
+    """Build a player from a spec such as ``"ismcts:iterations=2000,c=0.7,seed=3"``.
+
+    :raises ValueError: an unknown player or option, or a bad value; the message lists what
+        is valid.
+    """
+    name, raw = parse_spec(spec)
+    if name not in _PLAYERS:
+        raise ValueError(f"unknown player {name!r}; the players are {', '.join(player_names())}")
+    cls = _resolve(name)
+    allowed: dict[str, Any] = dict(getattr(cls, "OPTIONS", {"seed": int}))
+    aliases: dict[str, str] = dict(getattr(cls, "ALIASES", {}))
+    kwargs: dict[str, Any] = {}
+    for key, value in raw.items():
+        full = aliases.get(key, key)
+        if full not in allowed:
+            names = sorted(set(allowed) | set(aliases))
+            raise ValueError(f"unknown option {key!r} for {name}; its options are "
+                             f"{', '.join(names) or '(none)'}")
+        if full in kwargs:
+            raise ValueError(f"{spec!r}: option {full!r} given twice")
+        kwargs[full] = _convert(name, key, value, allowed[full])
+    try:
+        return cls(**kwargs)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{spec!r}: {e}") from None
+
+
+RandomPlayer.OPTIONS = {"seed": int}
+HeuristicPlayer.OPTIONS = {"seed": int}
