@@ -14,5 +14,4 @@ autodoc_default_options = {"members": True, "undoc-members": False}
 autodoc_typehints = "description"
 nitpicky = False
 html_theme = "alabaster"
-html_static_path = ["_static"]
 exclude_patterns = ["_build"]
