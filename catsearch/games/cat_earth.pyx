@@ -300,6 +300,34 @@ cdef inline int run_path(unsigned char* b, int pos, int dir, int card) noexcept 
     return pos
 
 
+cdef int step_apply(CEData* d, int pos, int dir) noexcept nogil:
+    """``step`` on the state itself (the step is known to be legal), keeping the hash and the
+    house counts in step."""
+    cdef int y = NEIGH[pos][dir]
+    cdef int z, nz = -1, m = 0, j
+    cdef int line[8]
+    if d.board[y] != EMPTY:
+        z = y
+        while True:
+            line[m] = z
+            m += 1
+            nz = NEIGH[z][dir]
+            if nz < 0 or d.board[nz] == EMPTY:
+                break
+            z = nz
+        if nz >= 0:
+            set_sq(d, nz, d.board[z])
+        else:
+            d.houses[d.board[z] - 1] -= 1
+        j = m - 1
+        while j > 0:
+            set_sq(d, line[j], d.board[line[j - 1]])
+            j -= 1
+    set_sq(d, y, CAT)
+    set_sq(d, pos, EMPTY)
+    return y
+
+
 cdef inline bint path_ok(const unsigned char* board, int pos, int dir, int card) noexcept nogil:
     cdef unsigned char b[49]
     cdef int y = NEIGH[pos][dir]
@@ -559,8 +587,7 @@ cdef int gen_moves(CEData* d, int* out) noexcept nogil:
 cdef void do_move(CEData* d, int m) noexcept nogil:
     cdef int p = d.h.current
     cdef int n = d.h.players
-    cdef int c, k, dir, sq, a, b, va, vb, t, old, new, pos
-    cdef unsigned char tmp[49]
+    cdef int c, k, dir, sq, a, b, va, vb, t, pos, i
     d.h.ply += 1
     if m < M_TREE:
         set_sq(d, m - M_HOUSE, p + 1)
@@ -598,18 +625,10 @@ cdef void do_move(CEData* d, int m) noexcept nogil:
         dir = (m - M_PATH) & 3
         hand_take(d, p, c)
         disc_add(d, c)
-        memcpy(tmp, d.board, 49)
-        pos = run_path(tmp, d.cat_sq[k], dir, c)
-        for sq in range(49):
-            if tmp[sq] != d.board[sq]:
-                old = d.board[sq]
-                new = tmp[sq]
-                if is_house(old):
-                    d.houses[old - 1] -= 1
-                if is_house(new):
-                    d.houses[new - 1] += 1
-                d.h.hash ^= Z_SQ[sq][old] ^ Z_SQ[sq][new]
-                d.board[sq] = new
+        pos = d.cat_sq[k]
+        for i in range(PATH_LEN[c]):
+            dir = (dir + PATH_TURN[c][i]) & 3
+            pos = step_apply(d, pos, dir)
         d.cat_sq[k] = pos
         sort_cats(d)
     elif m < M_NIP:
