@@ -360,25 +360,46 @@ cdef inline bint tree_ok(CEData* d, int sq) noexcept nogil:
 
 cdef void threats(CEData* d, int* thr) noexcept nogil:
     """thr[p]: the most houses of seat p that one straight move of 1 to 3 squares by one cat
-    would push off the board (whatever cards are held)."""
-    cdef unsigned char b[49]
-    cdef int k, dir, i, pos, dropped, p
+    would push off the board (whatever cards are held). A straight move only touches the
+    squares on the cat's ray, so it is played out on a copy of that ray."""
+    cdef unsigned char ray[7]
+    cdef int k, dir, i, n, sq, c, nxt, z, j, p
     cdef int cnt[5]
     for p in range(d.h.players):
         thr[p] = 0
     for k in range(d.ncats):
         for dir in range(4):
-            memcpy(b, d.board, 49)
-            pos = d.cat_sq[k]
+            n = 0
+            sq = NEIGH[d.cat_sq[k]][dir]
+            while sq >= 0:
+                ray[n] = d.board[sq]
+                n += 1
+                sq = NEIGH[sq][dir]
+            c = -1
             memset(cnt, 0, sizeof(cnt))
             for i in range(3):
-                pos = step(b, pos, dir, &dropped)
-                if pos < 0:
+                nxt = c + 1
+                if nxt >= n or ray[nxt] >= TREE:
                     break
-                if dropped:
-                    cnt[dropped] += 1
-                    if cnt[dropped] > thr[dropped - 1]:
-                        thr[dropped - 1] = cnt[dropped]
+                if ray[nxt] != EMPTY:
+                    z = nxt
+                    while z + 1 < n and is_house(ray[z + 1]):
+                        z += 1
+                    if z + 1 >= n:
+                        p = ray[z]
+                        cnt[p] += 1
+                        if cnt[p] > thr[p - 1]:
+                            thr[p - 1] = cnt[p]
+                    elif ray[z + 1] == EMPTY:
+                        ray[z + 1] = ray[z]
+                    else:
+                        break
+                    j = z
+                    while j > nxt:
+                        ray[j] = ray[j - 1]
+                        j -= 1
+                ray[nxt] = CAT
+                c = nxt
 
 
 # -- turns -------------------------------------------------------------------------------
