@@ -546,8 +546,10 @@ cdef class TheCat(State):
         cdef int move[4]
         cdef bint looked[4]
         cdef int have[4]
-        cdef int k, i, best, nbest, mv
+        cdef int k, i, best, nbest
         cdef bint all_done = True
+        if p < 0:
+            return M_WAIT       # a view waiting for chance: nobody decides
         for k in range(d.npiles):
             looked[k] = pile_looked(d, p, k, bit)
             have[k] = 0
@@ -886,6 +888,13 @@ cdef class TheCat(State):
             lines.append(f"{mark} seat {p}   {' '.join(piles)}   score {d.score[p]}{chose}")
         lines.append("  ([....] is the pile in hand; ? a card not known here)")
         return "\n".join(lines)
+
+    def _check_can_move(self):
+        if self.d.h.current < 0 and not self.d.h.terminal:
+            raise IllegalMoveError(
+                f"nobody can move: this view waits for chance to reveal "
+                f"{'hidden choices' if self.d.phase == 1 else 'cards for scoring'} "
+                f"(see chance_outcomes) in {self.to_text()!r}")
 
     def _check_seat(self, seat):
         State._check_seat(self, seat)
