@@ -49,6 +49,7 @@ DEFAULT_PLAYERS = 3
 
 _DIGITS = re.compile(r"[0-9]+\Z")
 _INT_VALUE = re.compile(r"-?[0-9]+\Z")
+_DECIMAL_VALUE = re.compile(r"-?[0-9]+\.[0-9]+\Z")
 
 
 class BadInput(Exception):
@@ -62,7 +63,9 @@ def default_player_spec() -> str:
 
 def _int(text: str, what: str, lo: int, hi: int) -> int:
     if not _DIGITS.match(text):
-        raise BadInput(f"{what}: {text!r} is not a whole number; expected {lo} to {hi}")
+        raise BadInput(f"{what}: {_quote(text)} is not a whole number; expected {lo} to {hi}")
+    if len(text.lstrip("0")) > len(str(hi)):
+        raise BadInput(f"{what}: {_quote(text)} is out of range; expected {lo} to {hi}")
     v = int(text)
     if not lo <= v <= hi:
         raise BadInput(f"{what}: {v} is out of range; expected {lo} to {hi}")
@@ -70,14 +73,11 @@ def _int(text: str, what: str, lo: int, hi: int) -> int:
 
 
 def _option_value(text: str) -> Any:
-    """A game option's value: an int, else a float, else true/false, else the text."""
-    if _INT_VALUE.match(text):
+    """A game option's value: an int, else a decimal number, else true/false, else the text."""
+    if _INT_VALUE.match(text) and len(text) <= 40:
         return int(text)
-    try:
-        if any(c.isdigit() for c in text):
-            return float(text)
-    except ValueError:
-        pass
+    if _DECIMAL_VALUE.match(text):
+        return float(text)
     if text == "true":
         return True
     if text == "false":
@@ -143,6 +143,7 @@ class _Search:
     thread: threading.Thread | None = None
     stop_event: threading.Event = field(default_factory=threading.Event)
     finished: bool = False  # set (under the output lock) when bestmove is written
+    in_player: bool = True  # the player's search() has not returned yet
     timer: threading.Timer | None = None
 
 
@@ -588,6 +589,8 @@ class Engine:
         if job.finished:
             return
         job.stop_event.set()
+        if not job.in_player:
+            return          # its search already returned: a late stop() could hit the next
         try:
             job.player.stop()
         except Exception:
@@ -608,7 +611,10 @@ class Engine:
 
         lines: list[str]
         try:
-            result = job.player.search(st, limits=job.limits, info=on_info)
+            try:
+                result = job.player.search(st, limits=job.limits, info=on_info)
+            finally:
+                job.in_player = False
             if result.move not in searched.legal_moves():
                 raise RuntimeError(f"the player answered move {result.move}, which is not "
                                    f"legal here")

@@ -97,6 +97,7 @@ BAD_LINES = [
     ("go depth 1001", "go depth: 1001 is out of range; expected 1 to 1000"),
     ("go movetime 0", "go movetime: 0 is out of range"),
     ("go seed -1", "go seed: '-1' is not a whole number"),
+    ("go seed " + "9" * 5000, "go seed: '9999"),
     ("go iterations 5 iterations 5", "go: iterations given twice"),
     ("go infinite infinite", "go: infinite given twice"),
     ("go infinite iterations 5", "infinite cannot be combined with iterations"),
