@@ -44,7 +44,7 @@ ITERATIONS_OPTION_MAX = 10**9
 THREADS_MAX = 256
 PERFT_MAX = 64
 BENCH_PLIES = (0, 16, 32)
-BENCH_ITERATIONS = 1000
+BENCH_ITERATIONS = 10000
 DEFAULT_PLAYERS = 3
 
 _DIGITS = re.compile(r"[0-9]+\Z")
@@ -218,6 +218,8 @@ class Engine:
             if self.out.broken:
                 self._abandon_search()
                 break
+        if not self._searching():
+            self.player.close()       # e.g. a searcher's worker processes
         return 0
 
     def handle(self, line: str) -> None:
@@ -549,11 +551,12 @@ class Engine:
         if "seed" in allowed and "seed" not in given:
             extra.append(f"seed={seed}")
         if threads > 1:
-            if "threads" not in allowed:
+            key = aliases.get("threads", "threads")
+            if key not in allowed:
                 raise BadInput(f"setoption: Threads {threads} needs a player with a threads "
                                f"option; {name} has none (its options are "
-                               f"{', '.join(sorted(allowed)) or '(none)'})")
-            if "threads" not in given:
+                               f"{', '.join(sorted(set(allowed) | set(aliases))) or '(none)'})")
+            if key not in given:
                 extra.append(f"threads={threads}")
         spec = opts.player.strip()
         if extra:
@@ -588,6 +591,7 @@ class Engine:
     def _stop_search(self, job: _Search) -> None:
         if job.finished:
             return
+        first = not job.stop_event.is_set()
         job.stop_event.set()
         if not job.in_player:
             return          # its search already returned: a late stop() could hit the next
@@ -595,6 +599,22 @@ class Engine:
             job.player.stop()
         except Exception:
             traceback.print_exc(file=self.log)
+        if first:
+            # A stop() that lands before the player's search() has begun may be forgotten
+            # when it begins (searchers reset their stop flag there): repeat it until the
+            # search has returned.
+            threading.Thread(target=self._keep_stopping, args=(job,), daemon=True,
+                             name="catsearch-stop").start()
+
+    def _keep_stopping(self, job: _Search) -> None:
+        while job.in_player and not self.quitting:
+            time.sleep(0.02)
+            if job.in_player:
+                try:
+                    job.player.stop()
+                except Exception:
+                    traceback.print_exc(file=self.log)
+                    return
 
     def _run_search(self, job: _Search) -> None:
         st = job.state

@@ -240,3 +240,18 @@ def test_failed_setoption_keeps_every_option(line, fragment):
     assert vars(eng.options) == options
     assert eng.player is player
     assert eng.position.to_text() == position
+
+
+@pytest.mark.skipif("ismcts" not in catsearch.search.player_names(), reason="no ismcts")
+def test_threads_for_a_player_with_threads():
+    out = io.StringIO()
+    eng = Engine(out=out, log=io.StringIO())
+    eng.handle("setoption name Player value ismcts:iterations=50")
+    eng.handle("setoption name Threads value 2")
+    assert out.getvalue() == ""
+    assert eng.player.workers == 2
+    eng.handle("setoption name Player value ismcts:workers=3")
+    assert eng.player.workers == 3                 # the spec's own choice stands
+    eng.handle("setoption name Player value random")
+    assert "random has none" in out.getvalue()      # Threads 2 stays: random is refused
+    assert eng.player.workers == 3

@@ -12,7 +12,8 @@ import pytest
 
 import catsearch
 from catsearch.engine.protocol import Engine
-from catsearch.search.players import Limits, Player, SearchResult, register_player
+from catsearch.search import players as players_module
+from catsearch.search.players import Limits, Player, SearchResult
 
 G = catsearch.GAMES[0]
 SETUP = f"position {G} startpos seed 3"
@@ -151,7 +152,6 @@ class SlowPlayer(Player):
         self._stop.set()
 
 
-register_player("test-slow", SlowPlayer)
 
 
 class LineWriter(io.TextIOBase):
@@ -205,7 +205,9 @@ class InProcess:
 
 
 @pytest.fixture
-def inproc():
+def inproc(monkeypatch):
+    # registered for this test only (the registry is global to the test process)
+    monkeypatch.setitem(players_module._PLAYERS, "test-slow", SlowPlayer)
     e = InProcess()
     yield e
     e.close()

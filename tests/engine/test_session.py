@@ -102,7 +102,8 @@ def test_scripted_session(engine, game_id):
             # go without limits (the Iterations option), with movetime, with a seed
             search(engine, players, "go")
             search(engine, players, "go movetime 50 seed 3")
-            search(engine, players, "go nodes 100 depth 2")
+            search(engine, players, "go nodes 100")
+            search(engine, players, "go depth 2 iterations 50")
     assert engine.ask("ucinewgame") == []
     assert engine.finish() == 0
 
