@@ -236,7 +236,7 @@ class Engine:
             handler(args)
         except BadInput as e:
             if name == "go" and not self._searching():
-                self.out.write(f"info string error: {e}", "bestmove (none)")
+                self.out.write(f"info string error: {_one_line(str(e))}", "bestmove (none)")
             else:
                 self.error(str(e))
         except Exception as e:  # a bug: report it, keep going
