@@ -115,7 +115,8 @@ def decisive_positions(game_id, players=2, wanted=3, seed=0, max_games=300, last
                 continue
             rates = {m: win_rate(dets, m, seat, rng) for m in legal}
             sure = {m for m, r in rates.items() if r == 1.0}
-            if sure and all(rates[m] <= 0.75 for m in legal if m not in sure):
+            if sure and len(sure) < len(legal) and all(
+                    rates[m] <= 0.75 for m in legal if m not in sure):
                 found.append((pos, sure))
                 break
         if len(found) == wanted:
