@@ -149,6 +149,7 @@ class EngineClient(Player):
         self._talk = threading.Lock()        # one conversation at a time
         self._write = threading.Lock()       # stop() writes from another thread
         self._searching = False
+        self._go_sent = False
         self._stop_at: float | None = None
         self._finalizer = None
         self._start()
@@ -282,15 +283,16 @@ class EngineClient(Player):
         with self._talk:
             self._check_alive()
             self._drain()
-            self._send(f"position {view.game_id} state {view.to_text()}")
-            self._sync("the position")
-            t0 = time.monotonic()
             self._stop_at = None
-            self._searching = True
+            self._go_sent = False
+            self._searching = True       # from here on stop() counts, even before the go
             try:
-                return self._await_bestmove(view, go, limits, t0, info)
+                self._send(f"position {view.game_id} state {view.to_text()}")
+                self._sync("the position")
+                return self._await_bestmove(view, go, limits, time.monotonic(), info)
             finally:
                 self._searching = False
+                self._go_sent = False
 
     def _go_line(self, limits: Limits) -> str:
         parts = ["go"]
@@ -312,6 +314,9 @@ class EngineClient(Player):
     def _await_bestmove(self, view: State, go: str, limits: Limits, t0: float,
                         info: InfoCallback | None) -> SearchResult:
         self._send(go)
+        self._go_sent = True
+        if self._stop_at is not None:         # stop() came before the go: pass it on
+            self._send_stop()
         if limits.infinite:
             budget = None
         elif limits.seconds is not None:
@@ -323,16 +328,19 @@ class EngineClient(Player):
         callback_error: BaseException | None = None
         n = view.players
         while True:
+            polling = False
+            stop_at = self._stop_at
             if budget is not None:
                 deadline = t0 + budget
-            elif self._stop_at is not None:
-                deadline = self._stop_at + self.margin
+            elif stop_at is not None:
+                deadline = max(stop_at, t0) + self.margin
             else:
                 deadline = time.monotonic() + 0.05    # infinite: poll until stop()
+                polling = True
             try:
                 line = self._read(deadline, "bestmove")
             except _NoAnswer:
-                if budget is None and self._stop_at is None:
+                if polling:
                     continue                          # infinite, not stopped yet
                 self._timed_out(time.monotonic() - t0)
             tokens = line.split()
@@ -410,10 +418,14 @@ class EngineClient(Player):
         if not self._searching or self._stop_at is not None:
             return
         self._stop_at = time.monotonic()
+        if self._go_sent:
+            self._send_stop()
+
+    def _send_stop(self) -> None:
         try:
             self._send("stop")
         except EngineError:
-            pass
+            pass          # it died: the searching thread finds out and raises
 
     def new_game(self) -> None:
         """Send ``ucinewgame`` and wait for the program to be ready."""

@@ -260,3 +260,18 @@ def test_close_is_final_and_idempotent(real):
         client.search(catsearch.new_game(G, 3, seed=2))
     client.restart()
     assert client.search(catsearch.new_game(G, 3, seed=2)).move is not None
+
+
+def test_stop_before_the_go_is_not_lost(fake):
+    """A stop() that comes while the position is still being sent ends the search too."""
+    client = fake("hang-but-stop", margin=1.0)
+    st = catsearch.new_game(G, 3, seed=2)
+    send = client._send
+
+    def send_and_stop(line):
+        send(line)
+        if line.startswith("position "):
+            client.stop()          # the search has begun, its go is not sent yet
+    client._send = send_and_stop
+    res = client.search(st, limits=Limits(infinite=True))
+    assert res.move == st.legal_moves()[0]

@@ -146,10 +146,12 @@ def test_bad_notations_and_moves(shared_engine, game_id):
     for notation, fragment in cases:
         shared_engine.ask(f"position {game_id} startpos seed 3")
         expect_one_error(shared_engine, f"position {game_id} state {notation}", fragment)
-    legal = set(st.legal_moves())
-    illegal = next(m for m in range(st.num_distinct_moves) if m not in legal)
-    bad_moves = [st.move_to_str(illegal), "?!", "@@@"]
     good = st.move_to_str(st.legal_moves()[0])
+    after = st.clone()
+    after.play(good)
+    legal = set(after.legal_moves())
+    illegal = next(m for m in range(after.num_distinct_moves) if m not in legal)
+    bad_moves = [after.move_to_str(illegal), "?!", "@@@"]
     for mv in bad_moves:
         expect_one_error(shared_engine, f"position {game_id} startpos seed 3 moves {good} {mv}",
                          f"move 2 '{mv}'")
