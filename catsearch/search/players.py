@@ -70,7 +70,12 @@ class SearchResult:
 
 @dataclass(frozen=True)
 class Limits:
-    """Limits for one search, overriding the player's own options where not ``None``.
+    """Limits for one search, overriding the player's own options.
+
+    The budget (``iterations``, ``nodes``, ``seconds``, ``infinite``): if any of it is given,
+    it replaces the player's own budget as a whole (``Limits(seconds=2)`` searches 2 seconds,
+    whatever iteration count the player was built with), as a ``go movetime`` would; if none
+    is, the player's own budget applies. ``depth`` and ``seed`` override where not ``None``.
 
     :ivar iterations: MCTS iterations.
     :ivar nodes: nodes to create or visit.
@@ -119,6 +124,14 @@ class Player(abc.ABC):
 
     def new_game(self) -> None:
         """Forget anything kept from an earlier game."""
+
+    def observe(self, state: State, move: int) -> None:
+        """Be told that ``move`` is played in ``state`` (by any seat, this player's own moves
+        included), before it is applied. A game loop that calls this for every move lets
+        searchers that reuse their tree (``reuse=true``) follow the game; players that keep
+        nothing ignore it (the default). ``state`` may be the full state or this player's
+        seat's view; ``move`` may also be the code of what that seat saw of a hidden move
+        (``state.observe_move(move, seat)``, ``>= state.num_distinct_moves``)."""
 
     def stop(self) -> None:
         """Ask a running search (from another thread) to finish now with its best move."""
@@ -198,6 +211,9 @@ class HeuristicPlayer(_SeededBaseline):
 _PLAYERS: dict[str, str | type] = {
     "random": RandomPlayer,
     "heuristic": HeuristicPlayer,
+    "ismcts": "catsearch.search.mcts:ISMCTS",
+    "pimc": "catsearch.search.mcts:DeterminizedMCTS",
+    "determinized": "catsearch.search.mcts:DeterminizedMCTS",
 }
 
 
