@@ -120,6 +120,14 @@ class Player(abc.ABC):
     def new_game(self) -> None:
         """Forget anything kept from an earlier game."""
 
+    def observe(self, state: State, move: int) -> None:
+        """Be told that ``move`` is played in ``state`` (by any seat, this player's own moves
+        included), before it is applied. A game loop that calls this for every move lets
+        searchers that reuse their tree (``reuse=true``) follow the game; players that keep
+        nothing ignore it (the default). ``state`` may be the full state or this player's
+        seat's view; ``move`` may also be the code of what that seat saw of a hidden move
+        (``state.observe_move(move, seat)``, ``>= state.num_distinct_moves``)."""
+
     def stop(self) -> None:
         """Ask a running search (from another thread) to finish now with its best move."""
 
@@ -205,6 +213,9 @@ class HeuristicPlayer(Player):
 _PLAYERS: dict[str, str | type] = {
     "random": RandomPlayer,
     "heuristic": HeuristicPlayer,
+    "ismcts": "catsearch.search.mcts:ISMCTS",
+    "pimc": "catsearch.search.mcts:DeterminizedMCTS",
+    "determinized": "catsearch.search.mcts:DeterminizedMCTS",
 }
 
 
