@@ -36,7 +36,12 @@ FAILURE_KINDS = ("crash", "timeout", "protocol", "illegal", "error")
 #: seconds an engine may take for one move when the match sets no ``move_timeout``
 DEFAULT_ENGINE_TIMEOUT = 60.0
 
-#: seconds a built-in player gets after ``stop()`` before it counts as hung
+#: seconds an engine may take to start (``uci`` .. ``uciok``, ``isready``) and to answer
+#: ``ucinewgame``, whatever the move time limit
+STARTUP_TIMEOUT = 60.0
+
+#: seconds (at most; never more than the move time limit) a built-in player gets after
+#: ``stop()`` before it counts as hung
 STOP_GRACE = 1.0
 
 
@@ -147,9 +152,20 @@ class Entrant:
 
 
 def _engine_label(argv: tuple[str, ...]) -> str:
-    words = [a for a in argv if not a.startswith("-")] or list(argv)
-    base = os.path.basename(words[-1])
-    return os.path.splitext(base)[0] or "engine"
+    """A short name for an engine: its script or module when run by an interpreter
+    (``python bots/mine.py`` -> ``mine``, ``python -m catsearch.engine`` -> ``engine``),
+    else the program's name."""
+    prog = os.path.basename(argv[0])
+    name = prog
+    if prog.startswith(("python", "pypy", "node", "ruby", "perl", "bash", "sh")):
+        rest = list(argv[1:])
+        if "-m" in rest and rest.index("-m") + 1 < len(rest):
+            name = rest[rest.index("-m") + 1].rsplit(".", 1)[-1]
+        else:
+            scripts = [a for a in rest if not a.startswith("-")]
+            if scripts:
+                name = os.path.basename(scripts[0])
+    return os.path.splitext(name)[0] or "engine"
 
 
 def load_imports(imports) -> None:
@@ -263,24 +279,45 @@ class Slot:
         mod = _engine_module()
         try:
             if self.player is None:
-                timeout = self.move_timeout or DEFAULT_ENGINE_TIMEOUT
                 with sigint_ignored():
                     self.player = mod.EngineClient(list(self.entrant.command),
                                                    options=dict(self.entrant.options),
-                                                   timeout=timeout)
+                                                   timeout=STARTUP_TIMEOUT,
+                                                   margin=self._margin())
                 self.broken = False
             elif self.broken:
-                with sigint_ignored():
-                    self.player.restart()
+                self._restart_engine()
                 self.restarts += 1
                 self.broken = False
-            self.player.new_game()
+            self._startup_timeouts(self.player.new_game)
+            self.player.timeout = self._move_timeout()
         except mod.EngineError as e:
             self.broken = True
             raise _engine_failure(mod, e, None) from None
         except OSError as e:
             self.broken = True
             raise PlayerFailure("crash", f"cannot start {shlex.join(self.entrant.command)}: {e}")
+
+    def _move_timeout(self) -> float:
+        return self.move_timeout or DEFAULT_ENGINE_TIMEOUT
+
+    def _margin(self) -> float:
+        """Seconds an engine gets after ``stop`` (and past a ``movetime``)."""
+        return min(2.0, max(0.25, self._move_timeout() / 2))
+
+    def _startup_timeouts(self, fn) -> None:
+        """Run ``fn`` with the client's startup timeout (starting a program, or rebuilding
+        its player for a new game, may take longer than a move may)."""
+        self.player.timeout = STARTUP_TIMEOUT
+        try:
+            fn()
+        finally:
+            if self.player is not None:
+                self.player.timeout = self._move_timeout()
+
+    def _restart_engine(self) -> None:
+        with sigint_ignored():
+            self._startup_timeouts(self.player.restart)
 
     # -- per move ------------------------------------------------------------------------
     def search(self, view: State, limits: Limits | None) -> tuple[SearchResult, float]:
@@ -333,12 +370,13 @@ class Slot:
         th.join(self.move_timeout)
         if th.is_alive():
             player.stop()
-            th.join(STOP_GRACE)
+            grace = min(STOP_GRACE, self.move_timeout)
+            th.join(grace)
             if th.is_alive():
                 # a hung built-in player: leave its thread behind and build a new one
                 self.player = None
                 raise PlayerFailure("timeout", f"no move within {self.move_timeout:g} s, and "
-                                    f"still none {STOP_GRACE:g} s after stop()")
+                                    f"still none {grace:g} s after stop()")
             raise PlayerFailure("timeout", f"no move within {self.move_timeout:g} s (it "
                                 f"answered only after stop())")
         if "error" in box:
@@ -360,8 +398,7 @@ class Slot:
             return False
         mod = _engine_module()
         try:
-            with sigint_ignored():
-                self.player.restart()
+            self._restart_engine()
         except (mod.EngineError, OSError):
             return False
         self.restarts += 1

@@ -12,6 +12,7 @@ bootstrap that resamples whole groups.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import asdict, dataclass
 from statistics import NormalDist
@@ -113,6 +114,7 @@ def _t_cdf(t: float, df: float) -> float:
     return 1.0 - tail if t > 0 else tail
 
 
+@functools.lru_cache(maxsize=4096)
 def t_quantile(p: float, df: float) -> float:
     """The ``p`` quantile of Student's t with ``df`` degrees of freedom (normal for inf)."""
     if not 0.0 < p < 1.0:
