@@ -8,7 +8,7 @@ import math
 import signal
 import threading
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,7 +18,7 @@ from catsearch.arena.config import MatchConfig
 from catsearch.arena.entrants import Entrant
 from catsearch.arena.progress import Progress
 from catsearch.arena.results import ResultsFile, format_table, summarize
-from catsearch.arena.schedule import schedule
+from catsearch.arena.schedule import iter_schedule
 from catsearch.arena.stats import clustered_mean, elo_estimate
 
 __all__ = ["run_match", "MatchResult", "MatchInterrupted", "summary_path_for"]
@@ -112,7 +112,7 @@ class _Tracker:
                 continue
             self.sprt_scores.append(self.sums[g][0] / self.counts[g][0])
             self.llr = sprt.llr(self.sprt_scores, self.gpg)
-            self.decision = sprt.decide(self.llr)
+            self.decision = sprt.decide(self.llr, len(self.sprt_scores))
             if self.decision:
                 self.decided_group = g
 
@@ -202,9 +202,10 @@ def run_match(config: MatchConfig | str, players=None, *, out: str | None = None
     tracker = _Tracker(config)
     for r in sorted(done.values(), key=lambda r: r["game"]):
         tracker.add(r)
-    todo = [t for t in schedule(config.seed, config.groups, len(config.entrants), config.seats,
-                                config.seatings) if t.game not in done]
+    todo = (t for t in iter_schedule(config.seed, config.groups, len(config.entrants),
+                                     config.seats, config.seatings) if t.game not in done)
     total = config.total_games
+    left_at_start = total - sum(1 for g in done if g < total)
 
     show = None
     bar = None
@@ -219,8 +220,7 @@ def run_match(config: MatchConfig | str, players=None, *, out: str | None = None
             bar.message(text)
 
     # records are written in game order, so that any backend writes the same file
-    order = [t.game for t in todo]
-    pos = 0
+    order: deque[int] = deque()         # the games submitted and not yet written, in order
     buffer: dict[int, dict] = {}
     played = 0
 
@@ -230,12 +230,10 @@ def run_match(config: MatchConfig | str, players=None, *, out: str | None = None
             results.add(r)
 
     def flush(everything: bool = False) -> None:
-        nonlocal pos
-        while pos < len(order) and order[pos] in buffer:
-            r = buffer.pop(order[pos])
+        while order and order[0] in buffer:
+            r = buffer.pop(order.popleft())
             if not beyond_decision(r):
                 write(r)
-            pos += 1
         if everything:
             for g in sorted(buffer):
                 r = buffer.pop(g)
@@ -247,23 +245,25 @@ def run_match(config: MatchConfig | str, players=None, *, out: str | None = None
 
     interrupted = False
     t0 = time.monotonic()
-    pending = list(reversed(todo))
+    nxt = next(todo, None)
     inflight = 0
     runner = None
     try:
         with _Interrupts(notify) as stops:
-            if tracker.decision is None and todo:
+            if tracker.decision is None and nxt is not None:
                 runner = make_backend(backend, config, concurrency, ray_address)
-            while runner is not None and (pending or inflight):
+            while runner is not None and (nxt is not None or inflight):
                 if stops.count or tracker.decision is not None:
-                    pending.clear()
+                    nxt = None
                     if tracker.decision is not None:
                         runner.drop()
                         inflight = 0
                         break
-                while pending and inflight < runner.capacity:
-                    runner.submit(pending.pop())
+                while nxt is not None and inflight < runner.capacity:
+                    runner.submit(nxt)
+                    order.append(nxt.game)
                     inflight += 1
+                    nxt = next(todo, None)
                 if not inflight:
                     break
                 for r in runner.wait(0.25):
@@ -274,14 +274,14 @@ def run_match(config: MatchConfig | str, players=None, *, out: str | None = None
                 flush()
                 if show is not None:
                     elapsed = time.monotonic() - t0
-                    left = len(pending) + inflight
+                    left = left_at_start - played
                     eta = elapsed / played * left if played else math.inf
                     show({"done": len(done) + len(buffer), "total": total,
                           "failures": tracker.failures, "estimate": tracker.estimate(),
                           "llr": tracker.llr if config.sprt else None,
                           "lower": config.sprt.lower if config.sprt else None,
                           "upper": config.sprt.upper if config.sprt else None,
-                          "eta": eta})
+                          "eta": eta, "eta_is_bound": config.sprt is not None})
             interrupted = stops.count > 0
     except KeyboardInterrupt:
         interrupted = True

@@ -53,7 +53,8 @@ class Progress:
             parts.append(est)
         if state.get("llr") is not None:
             parts.append(f"LLR {state['llr']:.2f} [{state['lower']:.2f}, {state['upper']:.2f}]")
-        parts.append(f"ETA {format_duration(state['eta'])}")
+        bound = "<= " if state.get("eta_is_bound") else ""
+        parts.append(f"ETA {bound}{format_duration(state['eta'])}")
         return "  ".join(parts)
 
     def close(self) -> None:

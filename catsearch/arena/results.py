@@ -157,7 +157,7 @@ def _counted_groups(config: MatchConfig, by_group: dict[int, list[dict]]):
             s, n = _group_scores(by_group[g], 0)
             scores.append(s / n)
             llr = config.sprt.llr(scores, gpg)
-            decision = config.sprt.decide(llr)
+            decision = config.sprt.decide(llr, len(scores))
             if decision:
                 at = g
                 break

@@ -12,7 +12,8 @@ import hashlib
 import itertools
 from dataclasses import dataclass
 
-__all__ = ["derive_seed", "deal_seed", "tables", "seatings", "GameTask", "schedule"]
+__all__ = ["derive_seed", "deal_seed", "tables", "seatings", "GameTask", "schedule",
+           "iter_schedule"]
 
 
 def derive_seed(master: int, *parts: object) -> int:
@@ -91,20 +92,22 @@ def games_per_group(entrants: int, seats: int, kind: str = "all") -> int:
     return len(tables(entrants, seats)) * len(seatings(seats, kind))
 
 
-def schedule(master: int, groups: int, entrants: int, seats: int,
-             kind: str = "all", start_group: int = 0) -> list[GameTask]:
-    """Every game of groups ``start_group .. groups - 1``, in game-number order."""
+def iter_schedule(master: int, groups: int, entrants: int, seats: int,
+                  kind: str = "all", start_group: int = 0):
+    """Every game of groups ``start_group .. groups - 1``, in game-number order, lazily."""
     tabs = tables(entrants, seats)
     orders = seatings(seats, kind)
-    per_group = len(tabs) * len(orders)
-    out = []
     for g in range(start_group, groups):
         ds = deal_seed(master, g)
         for t, table in enumerate(tabs):
             for r, order in enumerate(orders):
                 number = (g * len(tabs) + t) * len(orders) + r
-                assert number // per_group == g
-                out.append(GameTask(game=number, group=g, table=t, seating=r, deal_seed=ds,
-                                    seats=tuple(table[i] for i in order),
-                                    seed=game_seed(master, number)))
-    return out
+                yield GameTask(game=number, group=g, table=t, seating=r, deal_seed=ds,
+                               seats=tuple(table[i] for i in order),
+                               seed=game_seed(master, number))
+
+
+def schedule(master: int, groups: int, entrants: int, seats: int,
+             kind: str = "all", start_group: int = 0) -> list[GameTask]:
+    """Every game of groups ``start_group .. groups - 1``, in game-number order."""
+    return list(iter_schedule(master, groups, entrants, seats, kind, start_group))

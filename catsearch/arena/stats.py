@@ -295,7 +295,9 @@ class SPRT:
     the ``logistic`` model it is plain Elo, ``s = 1 / (1 + 10**(-elo/400))``.
 
     The match stops when ``LLR`` leaves ``(ln(beta / (1 - alpha)), ln((1 - beta) / alpha))``:
-    below, H0 is accepted; above, H1.
+    below, H0 is accepted; above, H1. The approximation needs a variance estimated from a
+    fair sample, so no decision is taken before ``min_groups`` groups (10 by default; with
+    a handful of groups an unlucky run of equal results would look decisive).
     """
 
     elo0: float = 0.0
@@ -303,6 +305,7 @@ class SPRT:
     alpha: float = 0.05
     beta: float = 0.05
     model: str = "normalized"
+    min_groups: int = 10
 
     def __post_init__(self) -> None:
         if not (0.0 < self.alpha < 0.5 and 0.0 < self.beta < 0.5):
@@ -311,21 +314,32 @@ class SPRT:
         if not self.elo1 > self.elo0:
             raise ValueError(f"SPRT: elo1 must be greater than elo0; got elo0={self.elo0}, "
                              f"elo1={self.elo1}")
+        if isinstance(self.min_groups, bool) or not isinstance(self.min_groups, int) \
+                or self.min_groups < 2:
+            raise ValueError(f"SPRT: min_groups must be a whole number >= 2, not "
+                             f"{self.min_groups!r}")
         if self.model not in ("normalized", "logistic"):
             raise ValueError(f"SPRT: model must be normalized or logistic, not {self.model!r}")
 
     @classmethod
     def parse(cls, text: str) -> SPRT:
-        """Read ``"elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=logistic]"`` (any subset)."""
+        """Read ``"elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=logistic][,min_groups=10]"``
+        (any subset)."""
         kwargs: dict = {}
         for part in filter(None, (p.strip() for p in text.split(","))):
             key, eq, value = part.partition("=")
             key = key.strip()
-            if not eq or key not in ("elo0", "elo1", "alpha", "beta", "model"):
+            if not eq or key not in ("elo0", "elo1", "alpha", "beta", "model", "min_groups"):
                 raise ValueError(f"SPRT: {part!r} is not one of elo0=, elo1=, alpha=, beta=, "
-                                 f"model= (normalized or logistic)")
+                                 f"model= (normalized or logistic), min_groups=")
             if key == "model":
                 kwargs[key] = value.strip()
+            elif key == "min_groups":
+                try:
+                    kwargs[key] = int(value)
+                except ValueError:
+                    raise ValueError(f"SPRT: min_groups={value!r} is not a whole number") \
+                        from None
             else:
                 try:
                     kwargs[key] = float(value)
@@ -361,8 +375,11 @@ class SPRT:
             s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
         return (s1 - s0) * (2.0 * a - s0 - s1) / (2.0 * var / n)
 
-    def decide(self, llr: float) -> str | None:
-        """``"H1"``, ``"H0"`` or ``None`` (go on) for a log-likelihood ratio."""
+    def decide(self, llr: float, groups: int | None = None) -> str | None:
+        """``"H1"``, ``"H0"`` or ``None`` (go on) for a log-likelihood ratio after ``groups``
+        groups (``None`` when fewer than ``min_groups``)."""
+        if groups is not None and groups < self.min_groups:
+            return None
         if llr >= self.upper:
             return "H1"
         if llr <= self.lower:

@@ -150,6 +150,7 @@ def test_sprt_stops_the_match_the_same_way_serial_and_parallel(tmp_path, strip_t
     assert s["decision"] == "H1"
     assert s["llr"] >= s["upper"]
     assert a.summary["games"]["groups_counted"] == s["groups"] < 400
+    assert s["groups"] >= sprt.min_groups
     assert len(a.records) == 2 * s["groups"]
     b = run_match(cfg, concurrency=2, out=str(tmp_path / "s.jsonl"))
     assert strip_timings(b.records) == strip_timings(a.records)

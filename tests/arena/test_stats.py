@@ -181,6 +181,9 @@ def test_sprt_bounds():
     assert sprt.lower == pytest.approx(math.log(0.05 / 0.95))
     assert sprt.upper == pytest.approx(math.log(0.95 / 0.05))
     assert sprt.decide(3.0) == "H1" and sprt.decide(-3.0) == "H0" and sprt.decide(0.1) is None
+    # no decision on too few groups, however large the ratio
+    assert sprt.decide(30.0, groups=9) is None and sprt.decide(30.0, groups=10) == "H1"
+    assert SPRT(min_groups=3).decide(-5.0, groups=3) == "H0"
 
 
 def _run_sprt(sprt, true_elo, rng, max_groups=20000):
@@ -227,6 +230,9 @@ def test_sprt_parse_and_errors():
         SPRT.parse("elo2=3")
     with pytest.raises(ValueError, match="not a number"):
         SPRT.parse("elo1=x")
+    assert SPRT.parse("min_groups=4").min_groups == 4
+    with pytest.raises(ValueError, match="min_groups"):
+        SPRT(min_groups=1)
 
 
 # -- Bradley-Terry ----------------------------------------------------------------------------
