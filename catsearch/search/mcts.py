@@ -204,8 +204,6 @@ class _MCTSPlayer(Player):
     # -- searching --------------------------------------------------------------------------
     def _plan(self, limits: Limits | None) -> dict:
         limits = limits or Limits()
-        iterations = self.iterations if limits.iterations is None else limits.iterations
-        seconds = self.seconds if limits.seconds is None else limits.seconds
         if limits.iterations is not None:
             _check_int("Limits.iterations", limits.iterations, 0)
         if limits.seconds is not None:
@@ -214,9 +212,13 @@ class _MCTSPlayer(Player):
         depth = _check_int("Limits.depth", limits.depth, 1, none_ok=True) or 0
         if limits.infinite:
             iterations, seconds = None, None
-        elif not iterations and seconds is None and nodes is None:
-            raise ValueError("these limits leave the search unbounded: give iterations, "
-                             "seconds or nodes, or Limits(infinite=True) and call stop()")
+        elif limits.iterations is None and limits.seconds is None and nodes is None:
+            iterations, seconds = self.iterations, self.seconds     # the player's budget
+        else:                                                     # the limits' budget alone
+            iterations, seconds = limits.iterations, limits.seconds
+            if not iterations and seconds is None and nodes is None:
+                raise ValueError("these limits leave the search unbounded: give iterations, "
+                                 "seconds or nodes, or Limits(infinite=True) and call stop()")
         if limits.seed is not None:
             seed = _check_int("Limits.seed", limits.seed, 0)
         elif self.seed is not None:

@@ -70,7 +70,12 @@ class SearchResult:
 
 @dataclass(frozen=True)
 class Limits:
-    """Limits for one search, overriding the player's own options where not ``None``.
+    """Limits for one search, overriding the player's own options.
+
+    The budget (``iterations``, ``nodes``, ``seconds``, ``infinite``): if any of it is given,
+    it replaces the player's own budget as a whole (``Limits(seconds=2)`` searches 2 seconds,
+    whatever iteration count the player was built with), as a ``go movetime`` would; if none
+    is, the player's own budget applies. ``depth`` and ``seed`` override where not ``None``.
 
     :ivar iterations: MCTS iterations.
     :ivar nodes: nodes to create or visit.
