@@ -140,7 +140,7 @@ class EngineClient(Player):
         #: the ``id name`` / ``id author`` of the program
         self.engine_name: str | None = None
         self.engine_author: str | None = None
-        #: the program's ``option`` lines, by option name (the text after ``name <N> ``)
+        #: the program's ``option`` lines by option name: the text after the name
         self.engine_options: dict[str, str] = {}
         self._stderr: collections.deque[str] = collections.deque(maxlen=max(1, stderr_lines))
         self._lines: queue.Queue = queue.Queue()

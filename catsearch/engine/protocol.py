@@ -44,11 +44,12 @@ ITERATIONS_OPTION_MAX = 10**9
 THREADS_MAX = 256
 PERFT_MAX = 64
 BENCH_PLIES = (0, 16, 32)
-BENCH_ITERATIONS = 1000
+BENCH_ITERATIONS = 10000
 DEFAULT_PLAYERS = 3
 
 _DIGITS = re.compile(r"[0-9]+\Z")
 _INT_VALUE = re.compile(r"-?[0-9]+\Z")
+_DECIMAL_VALUE = re.compile(r"-?[0-9]+\.[0-9]+\Z")
 
 
 class BadInput(Exception):
@@ -62,7 +63,9 @@ def default_player_spec() -> str:
 
 def _int(text: str, what: str, lo: int, hi: int) -> int:
     if not _DIGITS.match(text):
-        raise BadInput(f"{what}: {text!r} is not a whole number; expected {lo} to {hi}")
+        raise BadInput(f"{what}: {_quote(text)} is not a whole number; expected {lo} to {hi}")
+    if len(text.lstrip("0")) > len(str(hi)):
+        raise BadInput(f"{what}: {_quote(text)} is out of range; expected {lo} to {hi}")
     v = int(text)
     if not lo <= v <= hi:
         raise BadInput(f"{what}: {v} is out of range; expected {lo} to {hi}")
@@ -70,14 +73,11 @@ def _int(text: str, what: str, lo: int, hi: int) -> int:
 
 
 def _option_value(text: str) -> Any:
-    """A game option's value: an int, else a float, else true/false, else the text."""
-    if _INT_VALUE.match(text):
+    """A game option's value: an int, else a decimal number, else true/false, else the text."""
+    if _INT_VALUE.match(text) and len(text) <= 40:
         return int(text)
-    try:
-        if any(c.isdigit() for c in text):
-            return float(text)
-    except ValueError:
-        pass
+    if _DECIMAL_VALUE.match(text):
+        return float(text)
     if text == "true":
         return True
     if text == "false":
@@ -143,6 +143,7 @@ class _Search:
     thread: threading.Thread | None = None
     stop_event: threading.Event = field(default_factory=threading.Event)
     finished: bool = False  # set (under the output lock) when bestmove is written
+    in_player: bool = True  # the player's search() has not returned yet
     timer: threading.Timer | None = None
 
 
@@ -217,6 +218,8 @@ class Engine:
             if self.out.broken:
                 self._abandon_search()
                 break
+        if not self._searching():
+            self.player.close()       # e.g. a searcher's worker processes
         return 0
 
     def handle(self, line: str) -> None:
@@ -548,11 +551,12 @@ class Engine:
         if "seed" in allowed and "seed" not in given:
             extra.append(f"seed={seed}")
         if threads > 1:
-            if "threads" not in allowed:
+            key = aliases.get("threads", "threads")
+            if key not in allowed:
                 raise BadInput(f"setoption: Threads {threads} needs a player with a threads "
                                f"option; {name} has none (its options are "
-                               f"{', '.join(sorted(allowed)) or '(none)'})")
-            if "threads" not in given:
+                               f"{', '.join(sorted(set(allowed) | set(aliases))) or '(none)'})")
+            if key not in given:
                 extra.append(f"threads={threads}")
         spec = opts.player.strip()
         if extra:
@@ -587,11 +591,30 @@ class Engine:
     def _stop_search(self, job: _Search) -> None:
         if job.finished:
             return
+        first = not job.stop_event.is_set()
         job.stop_event.set()
+        if not job.in_player:
+            return          # its search already returned: a late stop() could hit the next
         try:
             job.player.stop()
         except Exception:
             traceback.print_exc(file=self.log)
+        if first:
+            # A stop() that lands before the player's search() has begun may be forgotten
+            # when it begins (searchers reset their stop flag there): repeat it until the
+            # search has returned.
+            threading.Thread(target=self._keep_stopping, args=(job,), daemon=True,
+                             name="catsearch-stop").start()
+
+    def _keep_stopping(self, job: _Search) -> None:
+        while job.in_player and not self.quitting:
+            time.sleep(0.02)
+            if job.in_player:
+                try:
+                    job.player.stop()
+                except Exception:
+                    traceback.print_exc(file=self.log)
+                    return
 
     def _run_search(self, job: _Search) -> None:
         st = job.state
@@ -608,7 +631,10 @@ class Engine:
 
         lines: list[str]
         try:
-            result = job.player.search(st, limits=job.limits, info=on_info)
+            try:
+                result = job.player.search(st, limits=job.limits, info=on_info)
+            finally:
+                job.in_player = False
             if result.move not in searched.legal_moves():
                 raise RuntimeError(f"the player answered move {result.move}, which is not "
                                    f"legal here")
