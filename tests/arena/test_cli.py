@@ -11,12 +11,14 @@ import zlib
 
 import pytest
 
+import catsearch
 from catsearch.arena.cli import main
 from catsearch.arena.png import line_plot
 from catsearch.arena.sweep import run_sweep
 
 GAME = "herding-cats"
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# where the catsearch these tests import lives (a checkout built in place, or site-packages)
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(catsearch.__file__)))
 
 
 def test_match_summary_replay(tmp_path, capsys):
@@ -64,8 +66,8 @@ def test_ctrl_c_saves_what_is_done_and_the_rerun_resumes(tmp_path, jobs, strip_t
     out = str(tmp_path / "int.jsonl")
     cmd = [sys.executable, "-m", "catsearch.arena", "match", GAME, "slow:ms=5", "heuristic",
            "--import", plugin, "--groups", "6", "--seed", "5", "--out", out, "-j", jobs]
-    env = dict(os.environ, PYTHONPATH=ROOT)
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
+    proc = subprocess.Popen(cmd, cwd=str(tmp_path), env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 60
     while _games_in(out) < 2 and time.monotonic() < deadline and proc.poll() is None:
@@ -78,7 +80,7 @@ def test_ctrl_c_saves_what_is_done_and_the_rerun_resumes(tmp_path, jobs, strip_t
     assert 2 <= done < 12
     assert "(interrupted" in stdout
     # the rerun plays only what is missing, and the whole equals an uninterrupted match
-    rerun = subprocess.run(cmd + ["-q"], cwd=ROOT, env=env, capture_output=True, text=True,
+    rerun = subprocess.run(cmd + ["-q"], cwd=str(tmp_path), env=env, capture_output=True, text=True,
                            timeout=120)
     assert rerun.returncode == 0, rerun.stderr
     from catsearch.arena import load_results, run_match

@@ -83,11 +83,10 @@ def test_engine_match_serial_equals_parallel(engine, strip_timings):
     assert any(r["failure"] for r in a.records)
 
 
-def test_catsearch_engine_plays_through_the_arena(strip_timings):
+def test_catsearch_engine_plays_through_the_arena(engine):
     """The real engine (``catsearch-engine`` playing the heuristic player) through the arena:
     every game to its end, no failure, no restart, and it beats the random player."""
-    eng = Entrant.engine([sys.executable, "-m", "catsearch.engine"],
-                         options={"Player": "heuristic"}, label="eng")
+    eng = Entrant.parse(engine("catsearch_engine")).with_options({"Player": "heuristic"})
     res = run_match(GAME, [eng, "random"], groups=3, seed=2)
     assert not any(r["failure"] for r in res.records)
     assert all(r["terminal"] for r in res.records)
