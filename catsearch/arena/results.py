@@ -302,7 +302,8 @@ def _elo(v) -> str:
         return "?"
     if isinstance(v, str):
         return "+inf" if v == "inf" else "-inf"
-    return f"{v:+.0f}"
+    r = round(v)
+    return f"{r:+d}" if r else "0"
 
 
 def format_table(summary: dict) -> str:

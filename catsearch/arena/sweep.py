@@ -54,8 +54,8 @@ class SweepResult:
             if e and e["value"] is not None and not isinstance(e["value"], str):
                 lo = e["low"] if not isinstance(e["low"], str) else -math.inf
                 hi = e["high"] if not isinstance(e["high"], str) else math.inf
-                elo = f"{e['value']:+.0f} [{lo:+.0f}, {hi:+.0f}]" if lo is not None else \
-                    f"{e['value']:+.0f}"
+                elo = (f"{_signed(e['value'])} [{_signed(lo)}, {_signed(hi)}]"
+                       if lo is not None else _signed(e["value"]))
             else:
                 elo = "-"
             rows.append(f"  {p['budget']:>8}  {p['games']:>6}  {score:>15}  {elo:>20}")
@@ -118,6 +118,14 @@ def run_sweep(game: str, template: str, budgets, opponent: str, *, out_dir: str 
     return res
 
 
+def _signed(v: float) -> str:
+    """An Elo figure with its sign, rounded (never ``-0``)."""
+    if not math.isfinite(v):
+        return "+inf" if v > 0 else "-inf"
+    r = round(v)
+    return f"{r:+d}" if r else "0"
+
+
 def _num(v, default):
     if v is None:
         return default
@@ -140,7 +148,7 @@ def plot_sweep(sweep: SweepResult, path: str) -> str:
     lows = [_num(p[key]["low"], math.nan) for p in pts]
     highs = [_num(p[key]["high"], math.nan) for p in pts]
     ylabel = (f"Elo against {sweep.opponent}" if use_elo else f"score against {sweep.opponent}")
-    title = f"{sweep.template} on {sweep.game}"
+    title = f"{sweep.template.replace('{budget}', 'N').replace('{}', 'N')} on {sweep.game}"
     hline = 0.0 if use_elo else None
     logx = min(xs) > 0 and (max(xs) / min(xs) >= 4)
     try:
@@ -149,7 +157,7 @@ def plot_sweep(sweep: SweepResult, path: str) -> str:
         import matplotlib.pyplot as plt
     except ImportError:
         from catsearch.arena.png import line_plot
-        line_plot(path, xs, ys, lows, highs, title=title, xlabel="budget", ylabel=ylabel,
+        line_plot(path, xs, ys, lows, highs, title=title, xlabel="budget N", ylabel=ylabel,
                   logx=logx, hline=hline)
         return "png"
     fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
@@ -163,7 +171,7 @@ def plot_sweep(sweep: SweepResult, path: str) -> str:
         ax.set_xticks(xs)
         ax.set_xticklabels([str(x) for x in xs])
         ax.minorticks_off()
-    ax.set_xlabel("budget")
+    ax.set_xlabel("budget N")
     ax.set_ylabel(ylabel + " (95% interval)")
     ax.set_title(title)
     ax.grid(True, alpha=0.3)
