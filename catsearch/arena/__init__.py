@@ -22,9 +22,13 @@ from catsearch.arena.results import (ResultsFileError, format_table, load_result
 from catsearch.arena.schedule import GameTask, derive_seed, schedule
 from catsearch.arena.stats import (SPRT, Estimate, bradley_terry, clustered_mean,
                                    elo_estimate, elo_from_score, score_from_elo)
+from catsearch.arena.sweep import SweepResult, plot_sweep, run_sweep
 
 __all__ = [
     "run_match",
+    "run_sweep",
+    "SweepResult",
+    "plot_sweep",
     "MatchConfig",
     "MatchResult",
     "MatchInterrupted",

@@ -142,7 +142,7 @@ def _cmd_sweep(args) -> int:
     else:
         print(res.table())
     if res.interrupted:
-        print("catsearch-arena: interrupted" + (f"; rerun with the same --out-dir to resume"
+        print("catsearch-arena: interrupted" + ("; rerun with the same --out-dir to resume"
                                                 if args.out_dir else ""), file=sys.stderr)
         return EXIT_INTERRUPTED
     return 0

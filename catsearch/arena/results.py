@@ -19,8 +19,8 @@ import numpy as np
 import catsearch
 from catsearch.arena.config import FORMAT, MatchConfig
 from catsearch.arena.entrants import FAILURE_KINDS
-from catsearch.arena.stats import (NELO_SCALE, Estimate, bradley_terry, clustered_mean,
-                                   elo_estimate, likelihood_of_superiority)
+from catsearch.arena.stats import (NELO_SCALE, bradley_terry, clustered_mean, elo_estimate,
+                                   likelihood_of_superiority)
 
 __all__ = ["ResultsFile", "ResultsFileError", "summarize", "format_table", "load_results"]
 

@@ -63,6 +63,19 @@ class HangingPlayer(_Faulty):
         return super().search(state, limits=limits, info=info)
 
 
+class DyingPlayer(_Faulty):
+    """Kills the process it runs in (as a crash in native code would): only for worker
+    processes."""
+
+    name = "dying"
+
+    def search(self, state, *, limits=None, info=None):
+        if self._bad(state):
+            import os
+            os._exit(7)
+        return super().search(state, limits=limits, info=info)
+
+
 class SlowPlayer(HeuristicPlayer):
     """The heuristic player, taking ``ms`` milliseconds a move (for interrupt tests)."""
 
@@ -78,5 +91,6 @@ class SlowPlayer(HeuristicPlayer):
         return super().search(state, limits=limits, info=info)
 
 
-for _cls in (RaisingPlayer, IllegalPlayer, NonsensePlayer, HangingPlayer, SlowPlayer):
+for _cls in (RaisingPlayer, IllegalPlayer, NonsensePlayer, HangingPlayer, DyingPlayer,
+             SlowPlayer):
     register_player(_cls.name, _cls)

@@ -260,3 +260,14 @@ def test_searchers_are_reproducible_across_processes(strip_timings):
     b = run_match(cfg, concurrency=2)
     assert strip_timings(a.records) == strip_timings(b.records)
     assert all(r["terminal"] and not r["failure"] for r in a.records)
+
+
+def test_a_dying_worker_stops_the_match_loudly_and_keeps_what_is_done(plugin, tmp_path):
+    from catsearch.arena import ArenaError
+    out = str(tmp_path / "d.jsonl")
+    with pytest.raises(ArenaError, match=r"worker process \d died \(exit code 7\) while "
+                                         r"playing game \d+"):
+        run_match(GAME, ["dying:every=300", "heuristic"], groups=20, seed=1,
+                  imports=(plugin,), concurrency=2, out=out)
+    config, records = load_results(out)
+    assert all(r["terminal"] for r in records)
