@@ -61,8 +61,6 @@ def _read(path) -> tuple[MatchConfig | None, dict[int, dict], int]:
             try:
                 obj = json.loads(text)
             except (json.JSONDecodeError, UnicodeDecodeError) as e:
-                if i == len(lines) - 2 and not data.endswith(b"\n"):
-                    break
                 raise ResultsFileError(f"{path}, line {i + 1}: not JSON ({e})") from None
             kind = obj.get("type")
             if kind == "match":
@@ -138,7 +136,7 @@ def _counted_groups(config: MatchConfig, by_group: dict[int, list[dict]]):
     """Which groups count, and the SPRT's course: walk the complete groups (in order, without
     gaps when an SPRT is on), leave out voided ones, stop where the SPRT decides."""
     gpg = config.games_per_group
-    complete = sorted(g for g, rs in by_group.items() if len(rs) == gpg)
+    complete = sorted(g for g, rs in by_group.items() if len(rs) == gpg and g < config.groups)
     voided = {g for g in complete
               if config.on_failure == "void" and any(r["failure"] for r in by_group[g])}
     sprt = None
