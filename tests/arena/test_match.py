@@ -271,3 +271,18 @@ def test_a_dying_worker_stops_the_match_loudly_and_keeps_what_is_done(plugin, tm
                   imports=(plugin,), concurrency=2, out=out)
     config, records = load_results(out)
     assert all(r["terminal"] for r in records)
+
+
+@pytest.mark.parametrize("game", catsearch.GAMES)
+@pytest.mark.parametrize("seats", [2, 3])
+def test_every_game_plays_in_the_arena_and_replays(game, seats, strip_timings):
+    players = ["heuristic", "random", "r2=random"][:seats]
+    res = run_match(game, players, seats=seats, groups=1, seed=3, seatings="rotate")
+    assert len(res.records) == seats
+    assert not any(r["failure"] for r in res.records)
+    assert len({r["deal_seed"] for r in res.records}) == 1
+    for r in res.records:
+        state = replay_moves(res.config, r)
+        assert state.is_terminal() and state.scores() == r["scores"]
+        assert state.returns() == pytest.approx(r["returns"])
+    assert sum(p["score"]["value"] for p in res.summary["players"]) == pytest.approx(1.0)
