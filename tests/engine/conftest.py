@@ -1,7 +1,8 @@
 """Drive the real engine program as a subprocess (``python -m catsearch.engine``).
 
-The engine runs with the same interpreter as the tests and from the repository root, so the
-tests work both installed and in place (``PYTHONPATH`` points at the repository too).
+The engine runs with the same interpreter as the tests and imports the very ``catsearch`` the
+tests imported (``PYTHONPATH`` and the working directory are the folder that holds it), so
+the tests work both on an installed package and on an in-place build in a checkout.
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+import catsearch
+
+# the folder holding the imported catsearch package: site-packages, or a checkout built in place
+ROOT = Path(catsearch.__file__).resolve().parents[1]
 ENGINE = [sys.executable, "-m", "catsearch.engine"]
 WAIT = 20.0          # generous: a line that should come at once (the machine is shared)
 
