@@ -15,6 +15,7 @@ __all__ = ["GAMES", "new_game", "from_text", "game_class", "benchmark_playouts"]
 # game id -> (module, class). Add a line here when a game lands.
 _REGISTRY: dict[str, tuple[str, str]] = {
     "herding-cats": ("catsearch.games.herding_cats", "HerdingCats"),
+    "cat-cards": ("catsearch.games.cat_cards", "CatCards"),
 }
 
 GAMES: tuple[str, ...] = tuple(_REGISTRY)
