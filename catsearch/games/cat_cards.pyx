@@ -80,6 +80,11 @@ CM[0] = 0x10
 for _t in range(1, 19):
     CM[_t] = _t if _t < 15 else 0
 
+# The same colours packed 8 bits per colour bit, to count a hand's cats per colour at once.
+cdef uint64_t COLPACK[19]
+for _t in range(19):
+    COLPACK[_t] = sum(1 << (8 * _b) for _b in range(5) if CM[_t] >> _b & 1)
+
 # -- the set table ------------------------------------------------------------------------
 # Every valid set as a sorted 5-tuple of card types, in lexicographic order (the move order).
 cdef unsigned char SET_CARDS[CC_NSETS][5]
@@ -366,11 +371,13 @@ cdef int unseen_counts(CCData* d, int seat, int* cnt) noexcept nogil:
 # -- set generation from card-type counts -------------------------------------------------
 
 ctypedef struct SetGen:
-    unsigned char have[19]     # cards of each type the mover is known to hold
-    unsigned char avail[19]    # how many of each a set may use (unknown cards included)
-    int unk                    # unknown cards the mover holds (0 in a full state)
-    int types[15]              # the cat types (not Siamese) that a set may use, increasing
+    const unsigned char* have   # cards of each type the mover is known to hold
+    const unsigned char* avail  # how many of each a set may use (unknown cards included)
+    int unk                     # unknown cards the mover holds (0 in a full state)
+    int types[15]               # the cat types (not Siamese) that a set may use, increasing
     int nt
+    int suf[16]                 # suf[j]: cards of types[j:] a set could still take (<= 5 each)
+    int tail                    # most cards Siamese and one toy type could add after the cats
     int* out
     int n
 
@@ -405,15 +412,20 @@ cdef void gen_finish(SetGen* g, int r, int rank, int pos, int deficit) noexcept 
 
 cdef void gen_cats(SetGen* g, int j, int r, int am, int rank, int pos, int deficit) noexcept nogil:
     """Choose the non-Siamese cats in increasing type order, each type's count from high to
-    low: sets come out in increasing move order without any sorting."""
+    low: sets come out in increasing move order without any sorting. A branch is cut as
+    soon as the cards left could not fill the set (suf, tail)."""
     cdef int jj, t, c, nm, dd
     for jj in range(j, g.nt):
+        if g.suf[jj] + g.tail < r:
+            break
         t = g.types[jj]
         nm = am & CM[t]
         if nm == 0:
             continue
         c = g.avail[t] if g.avail[t] < r else r
         while c >= 1:
+            if c < r and g.suf[jj + 1] + g.tail < r - c:
+                break                   # fewer copies of t leave even more to fill
             dd = deficit + short_of(g, t, c)
             if dd <= g.unk:
                 if c == r:
@@ -421,41 +433,73 @@ cdef void gen_cats(SetGen* g, int j, int r, int am, int rank, int pos, int defic
                 else:
                     gen_cats(g, jj + 1, r - c, nm, rank + RK[pos][t][c], pos + c, dd)
             c -= 1
-    gen_finish(g, r, rank, pos, deficit)
+    if g.tail >= r:
+        gen_finish(g, r, rank, pos, deficit)
 
 cdef int gen_sets(CCData* d, int p, int* out) noexcept nogil:
     """Write every distinct set seat p can form (move ints, increasing); return how many."""
     cdef SetGen g
-    cdef int t, u = d.hand[p][CC_UNK], cats
+    cdef int t, j, c, u = d.hand[p][CC_UNK], sia, toy, ok
     cdef int cnt[19]
+    cdef uint64_t packed
+    cdef unsigned char avail[19]
+    cdef const unsigned char* h = d.hand[p]
     if d.hsize[p] < 5:
         return 0
     g.unk = u
     g.out = out
     g.n = 0
     g.nt = 0
+    g.have = h
     if u == 0:
-        cats = d.hand[p][SIAMESE]
-        for t in range(CC_TYPES):
-            g.have[t] = d.hand[p][t]
-            g.avail[t] = d.hand[p][t]
+        g.avail = h
+        # which colours X could carry a set: cats with X, a Siamese pair and one toy type
+        # must make 5 with at least 2 cats; a cat type with no such colour is never used
+        packed = 0
         for t in range(SIAMESE):
-            if g.have[t]:
+            packed += h[t] * COLPACK[t]
+        sia = 2 if h[SIAMESE] >= 2 else 0
+        toy = h[POST]
+        if h[MOUSE] > toy:
+            toy = h[MOUSE]
+        if h[LASER] > toy:
+            toy = h[LASER]
+        if toy > 3:
+            toy = 3
+        ok = 0
+        for j in range(5):
+            c = (packed >> (8 * j)) & 0xFF
+            if c > 5:
+                c = 5
+            if (c >= 2 and c + toy >= 5) or (sia and c + toy >= 3):
+                ok |= 1 << j
+        if ok == 0:
+            return 0
+        for t in range(SIAMESE):
+            if h[t] and CM[t] & ok:
                 g.types[g.nt] = t
                 g.nt += 1
-                cats += g.have[t]
-        if cats < 2:
-            return 0
     else:
         # a view whose mover holds unknown cards: every set those cards could complete
         unseen_counts(d, NO_SEAT, cnt)
         for t in range(CC_TYPES):
-            g.have[t] = d.hand[p][t]
-            g.avail[t] = d.hand[p][t] + (cnt[t] if cnt[t] < u else u)
+            avail[t] = h[t] + (cnt[t] if cnt[t] < u else u)
+        g.avail = avail
         for t in range(SIAMESE):
-            if g.avail[t]:
+            if avail[t]:
                 g.types[g.nt] = t
                 g.nt += 1
+    g.suf[g.nt] = 0
+    j = g.nt - 1
+    while j >= 0:
+        c = g.avail[g.types[j]]
+        g.suf[j] = g.suf[j + 1] + (c if c < 5 else 5)
+        j -= 1
+    c = 0
+    for t in range(POST, LASER + 1):
+        if g.avail[t] > c:
+            c = g.avail[t]
+    g.tail = (2 if g.avail[SIAMESE] >= 2 else 0) + (c if c < 3 else 3)
     gen_cats(&g, 0, 5, 0x1F, 0, 0, 0)
     return g.n
 
