@@ -30,6 +30,8 @@ from libc.math cimport exp
 from catsearch._core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8, fill_keys
 from catsearch._core.state cimport State, Header, NO_SEAT, MAX_PLAYERS, header
 
+import operator
+
 from catsearch._core.notation import Fields, rng_text
 from catsearch._core.state import fresh_seed
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
@@ -1139,10 +1141,18 @@ def _values_option(v):
         raise ValueError(f"{how}; got {v!r}") from None
     if len(v) != 5:
         raise ValueError(f"{how}; got {len(v)} numbers")
+    out = []
     for x in v:
-        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= MAX_VALUE:
+        try:
+            if isinstance(x, bool):
+                raise TypeError
+            i = operator.index(x)
+        except TypeError:
+            raise ValueError(f"{how}; {x!r} is not one") from None
+        if not 0 <= i <= MAX_VALUE:
             raise ValueError(f"{how}; {x!r} is not one")
-    return tuple(v)
+        out.append(i)
+    return tuple(out)
 
 
 def set_problem(cards) -> str | None:
@@ -1321,6 +1331,13 @@ def _parse(str text):
             raise f.error(pf, "step 1 needs a pile with fewer than 4 cards")
     elif d.revealed >= 0:
         raise f.error(rf, "a card is revealed only in step 1: expected -")
+    # a fifth set ends the normal turns at once, and its player has no final turn
+    if d.step == STEP_PLACE or d.step == STEP_ACT:
+        for p in range(n):
+            if d.nsets[p] >= CC_MAX_SETS:
+                raise f.error(sf, f"seat {p} has 5 sets: the game is in its final turns or over")
+    elif d.step == STEP_FINAL and d.nsets[d.h.current] >= CC_MAX_SETS:
+        raise f.error(sf, f"seat {d.h.current} has 5 sets and so has no final turn")
     # every card of the game must be somewhere
     for t in range(CC_TYPES):
         if counts[t] > COMP[t]:
@@ -1330,6 +1347,8 @@ def _parse(str text):
     if d.h.view_seat < 0 and counts[CC_UNK]:
         raise NotationError("unknown cards (?) appear only in a seat's view, which has view=<seat>", text)
     r = f.rng()
+    if r is not None and not all(ch in "0123456789abcdefABCDEF" for ch in f["rng"].value):
+        raise f.error(f["rng"], "expected 16 hex digits or ?")
     d.h.rng_known = r is not None
     d.h.rng.s = 0 if r is None else r
     d.h.hash = full_hash(d)

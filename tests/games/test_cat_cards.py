@@ -84,12 +84,38 @@ def test_setup_three_piles_of_one_then_three_private_cards_each():
         assert st.current_player == 0 and moves(st) == ["put0", "put1", "put2"]
 
 
-def test_setup_deals_piles_then_hands_from_the_top():
-    st = catsearch.new_game(GAME, 2, seed=11)
-    # rebuild the shuffled deck: piles, hands and the revealed card come off the top in order
-    text = st.to_text()
-    assert "step=1" in text and "finals=0" in text and "values=3,2,1,4,1" in text
-    assert st.scores() == [0, 0]
+def splitmix_shuffle(cards, seed):
+    """The deal's shuffle, in Python: splitmix64, Lemire's multiply-shift, Fisher-Yates."""
+    mask = 2**64 - 1
+    state = seed
+    def below(n):
+        nonlocal state
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        z ^= z >> 31
+        return ((z >> 32) * n) >> 32
+    cards = list(cards)
+    for i in range(len(cards) - 1, 0, -1):
+        j = below(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return "".join(cards)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_setup_deals_piles_then_hands_from_the_top(players):
+    deck = splitmix_shuffle(srt(COMPOSITION.elements()), 11)
+    st = catsearch.new_game(GAME, players, seed=11)
+    cards = st.cards()
+    assert [cards[f"pile{k}"] for k in range(3)] == list(deck[:3])
+    for p in range(players):
+        assert cards[f"hand{p}.private"] == srt(deck[3 + 3 * p:6 + 3 * p])
+    n = 3 + 3 * players
+    assert cards["revealed"] == deck[n]             # seat 0's step 1
+    assert cards["deck"] == deck[n + 1:]
+    assert st.scores() == [0] * players
+    assert "step=1" in st.to_text() and "finals=0" in st.to_text()
 
 
 # -- set validity ---------------------------------------------------------------------------
@@ -438,6 +464,9 @@ def test_values_option_changes_set_points_and_appears_in_the_notation():
     assert st.values == (3, 2, 1, 9, 1)
     st = catsearch.new_game(GAME, 3, seed=4, values="1,1,1,1,1")
     assert st.values == (1, 1, 1, 1, 1)
+    import numpy as np
+    st = catsearch.new_game(GAME, 3, seed=4, values=np.array([2, 2, 2, 2, 2]))
+    assert st.values == (2, 2, 2, 2, 2)
     st = position(["13579:", ":", ":"], piles=("2", "", ""), values=(10, 20, 30, 0, 0))
     st.play("13579")
     assert st.scores()[0] == 10 + 20 + 20 + 30 + 20
@@ -567,6 +596,17 @@ def test_notation_checks_the_step():
         position([":", ":", ":"], piles=("1", "", ""), step="1")              # nothing revealed
     with pytest.raises(NotationError):
         position([":", ":", ":"], deck="", dump=1, step="2")                  # no move at all
+
+
+def test_notation_refuses_a_fifth_set_outside_the_end():
+    five = FOUR_SETS + ["11111"]
+    with pytest.raises(NotationError) as e:
+        position([":", ":", ":"], sets=[five, [], []], piles=("3", "", ""), turn=1)
+    assert "5 sets" in str(e.value)
+    with pytest.raises(NotationError):           # the fifth set's player has no final turn
+        position([":", ":", ":"], sets=[five, [], []], turn=0, step="final", finals=2)
+    st = position([":", ":", ":"], sets=[five, [], []], turn=1, step="final", finals=2)
+    assert moves(st) == ["pass"]
 
 
 def test_str_shows_piles_hands_and_sets():
