@@ -16,6 +16,7 @@ __all__ = ["GAMES", "new_game", "from_text", "game_class", "benchmark_playouts"]
 _REGISTRY: dict[str, tuple[str, str]] = {
     "herding-cats": ("catsearch.games.herding_cats", "HerdingCats"),
     "the-cat": ("catsearch.games.the_cat", "TheCat"),
+    "cat-cards": ("catsearch.games.cat_cards", "CatCards"),
     "cat-earth": ("catsearch.games.cat_earth", "CatEarth"),
 }
 
