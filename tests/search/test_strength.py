@@ -65,8 +65,8 @@ PER_GAME = {
         "heuristic": ("ismcts:iterations=1000,playout=heuristic,seed={g}", 100, 0.50),
     },
     "cat-cards": {
-        "random": ("ismcts:iterations=500,seed={g}", 40, 0.90),
-        "heuristic": ("ismcts:iterations=500,seed={g}", 40, 0.60),
+        "random": ("ismcts:iterations=500,seed={g}", 30, 0.90),
+        "heuristic": ("ismcts:iterations=500,seed={g}", 30, 0.60),
     },
 }
 
