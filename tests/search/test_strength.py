@@ -20,7 +20,8 @@ Figures measured when these tests were written (2 players, 100 games unless note
   games (500 iterations without cut-off: 1.00 over 40, but 6.6 s a game). Against the
   heuristic, which itself beats random 1.00: 0.20 (300 iterations, cut-off 20, 20 games),
   0.19 (heuristic playouts, 16 games), 0.50 (heuristic playouts and cut-off 40, 16 games,
-  0.28-0.72). No clear majority at a modest budget: the bar is 0.50 for this game.
+  0.28-0.72). No clear majority at a modest budget: the bar is 0.40 for this game (a
+  broken search scores about 0.2), with room for the game to change under it.
 """
 import math
 
@@ -75,7 +76,7 @@ PER_GAME = {
     },
     "cat-earth": {
         "random": ("ismcts:iterations=300,cutoff=20,seed={g}", 20, 0.90),
-        "heuristic": ("ismcts:iterations=300,playout=heuristic,cutoff=40,seed={g}", 16, 0.50),
+        "heuristic": ("ismcts:iterations=300,playout=heuristic,cutoff=40,seed={g}", 16, 0.40),
     },
 }
 
