@@ -244,7 +244,6 @@ def test_failed_setoption_keeps_every_option(line, fragment):
     assert eng.position.to_text() == position
 
 
-@pytest.mark.skipif("ismcts" not in catsearch.search.player_names(), reason="no ismcts")
 def test_threads_for_a_player_with_threads():
     out = io.StringIO()
     eng = Engine(out=out, log=io.StringIO())

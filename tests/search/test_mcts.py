@@ -129,9 +129,7 @@ def test_mo_ismcts_is_right_about_simultaneous_moves():
 
 
 def test_mode_auto_is_so_where_every_move_is_public():
-    st = catsearch.new_game(catsearch.GAMES[0], 3, seed=1) if catsearch.GAMES[0] == "herding-cats" else None
-    if st is None:
-        pytest.skip("herding-cats is the game with public moves only")
+    st = catsearch.new_game("herding-cats", 3, seed=1)       # every move public
     assert ISMCTS().resolved_mode(st) == "so"
     so = ISMCTS(mode="so", iterations=800, seed=2).search(st)
     mo = ISMCTS(mode="mo", iterations=800, seed=2).search(st)
