@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
+from pathlib import Path
 import threading
 import time
 
@@ -18,6 +19,9 @@ from catsearch.engine import (
     EngineTimeout,
 )
 from catsearch.search import Limits, Player
+
+# the folder holding the catsearch the tests imported: the engine must import the same one
+ROOT = Path(catsearch.__file__).resolve().parents[1]
 
 G = catsearch.GAMES[0]
 
@@ -101,7 +105,7 @@ def real(engine_command, engine_environ):
     made = []
 
     def make(**kw):
-        c = EngineClient(engine_command, env=engine_environ, **kw)
+        c = EngineClient(engine_command, env=engine_environ, cwd=str(ROOT), **kw)
         made.append(c)
         return c
 
