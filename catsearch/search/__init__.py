@@ -14,6 +14,7 @@ from catsearch.search.players import (
     player_names,
     register_player,
 )
+from catsearch.search.expectimax import Expectimax
 
 __all__ = [
     "Player",
@@ -22,6 +23,7 @@ __all__ = [
     "MoveStats",
     "RandomPlayer",
     "HeuristicPlayer",
+    "Expectimax",
     "make_player",
     "player_names",
     "register_player",

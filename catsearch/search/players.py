@@ -205,6 +205,7 @@ class HeuristicPlayer(Player):
 _PLAYERS: dict[str, str | type] = {
     "random": RandomPlayer,
     "heuristic": HeuristicPlayer,
+    "expectimax": "catsearch.search.expectimax:Expectimax",
 }
 
 
