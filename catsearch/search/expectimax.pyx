@@ -1064,8 +1064,9 @@ class Expectimax(Player):
         view = _seat_view(state)
         seat = view.current_player
         if view.chance_outcomes():
-            raise ValueError(f"seat {seat} holds cards unknown to itself in its own view "
-                             f"{view.to_text()!r}: a seat's view always shows its own hand")
+            raise ValueError(f"seat {seat}'s own view {view.to_text()!r} asks for chance "
+                             f"outcomes before its decision: a seat's view must show what it "
+                             f"needs to decide (the game's chance_outcomes_c is wrong here)")
         lim = Limits() if limits is None else limits
         depth, nodes, seconds = self.depth, self.nodes, self.seconds
         if lim.depth is not None:
