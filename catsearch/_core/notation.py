@@ -7,9 +7,21 @@ keys are present.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from catsearch.errors import NotationError
+
+
+_DIGITS = re.compile(r"[0-9]+")
+_HEX16 = re.compile(r"[0-9a-fA-F]{16}")
+
+
+def parse_int(text: str) -> int:
+    """A whole number written in plain digits (no sign, space or underscore), else ValueError."""
+    if not _DIGITS.fullmatch(text):
+        raise ValueError(text)
+    return int(text, 10)
 
 
 @dataclass(frozen=True)
@@ -69,7 +81,7 @@ class Fields:
         """The field's value as an int in ``[lo, hi]``."""
         f = self._fields[key]
         try:
-            v = int(f.value, 10)
+            v = parse_int(f.value)
         except ValueError:
             raise self.error(f, f"expected a whole number from {lo} to {hi}") from None
         if not lo <= v <= hi:
@@ -86,7 +98,7 @@ class Fields:
         off = 0
         for p in parts:
             try:
-                v = int(p, 10)
+                v = parse_int(p)
             except ValueError:
                 raise self.error(f, f"expected a whole number from {lo} to {hi}", off, len(p)) from None
             if not lo <= v <= hi:
@@ -100,12 +112,9 @@ class Fields:
         f = self._fields[key]
         if f.value == "?":
             return None
-        if len(f.value) != 16:
+        if not _HEX16.fullmatch(f.value):
             raise self.error(f, "expected 16 hex digits or ?")
-        try:
-            return int(f.value, 16)
-        except ValueError:
-            raise self.error(f, "expected 16 hex digits or ?") from None
+        return int(f.value, 16)
 
 
 def rng_text(known: bool, state: int) -> str:

@@ -15,6 +15,9 @@ __all__ = ["GAMES", "new_game", "from_text", "game_class", "benchmark_playouts"]
 # game id -> (module, class). Add a line here when a game lands.
 _REGISTRY: dict[str, tuple[str, str]] = {
     "herding-cats": ("catsearch.games.herding_cats", "HerdingCats"),
+    "the-cat": ("catsearch.games.the_cat", "TheCat"),
+    "cat-cards": ("catsearch.games.cat_cards", "CatCards"),
+    "cat-earth": ("catsearch.games.cat_earth", "CatEarth"),
 }
 
 GAMES: tuple[str, ...] = tuple(_REGISTRY)

@@ -3,6 +3,8 @@
 Every player implements :class:`Player` and is built by :func:`make_player` from a spec.
 """
 
+from catsearch.search.mcts import DeterminizedMCTS, ISMCTS
+
 from catsearch.search.players import (
     HeuristicPlayer,
     Limits,
@@ -23,6 +25,8 @@ __all__ = [
     "MoveStats",
     "RandomPlayer",
     "HeuristicPlayer",
+    "ISMCTS",
+    "DeterminizedMCTS",
     "Expectimax",
     "make_player",
     "player_names",

@@ -70,7 +70,12 @@ class SearchResult:
 
 @dataclass(frozen=True)
 class Limits:
-    """Limits for one search, overriding the player's own options where not ``None``.
+    """Limits for one search, overriding the player's own options.
+
+    The budget (``iterations``, ``nodes``, ``seconds``, ``infinite``): if any of it is given,
+    it replaces the player's own budget as a whole (``Limits(seconds=2)`` searches 2 seconds,
+    whatever iteration count the player was built with), as a ``go movetime`` would; if none
+    is, the player's own budget applies. ``depth`` and ``seed`` override where not ``None``.
 
     :ivar iterations: MCTS iterations.
     :ivar nodes: nodes to create or visit.
@@ -120,6 +125,14 @@ class Player(abc.ABC):
     def new_game(self) -> None:
         """Forget anything kept from an earlier game."""
 
+    def observe(self, state: State, move: int) -> None:
+        """Be told that ``move`` is played in ``state`` (by any seat, this player's own moves
+        included), before it is applied. A game loop that calls this for every move lets
+        searchers that reuse their tree (``reuse=true``) follow the game; players that keep
+        nothing ignore it (the default). ``state`` may be the full state or this player's
+        seat's view; ``move`` may also be the code of what that seat saw of a hidden move
+        (``state.observe_move(move, seat)``, ``>= state.num_distinct_moves``)."""
+
     def stop(self) -> None:
         """Ask a running search (from another thread) to finish now with its best move."""
 
@@ -147,56 +160,49 @@ def _seat_view(state: State) -> State:
     return state
 
 
-class RandomPlayer(Player):
+class _SeededBaseline(Player):
+    """A baseline whose only option is the seed of its own ``random.Random``."""
+
+    OPTIONS = {"seed": int}
+
+    def __init__(self, *, seed: int | None = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def new_game(self) -> None:
+        self._rng = random.Random(self.seed)
+
+    @property
+    def spec(self) -> str:
+        return self.name if self.seed is None else f"{self.name}:seed={self.seed}"
+
+
+class RandomPlayer(_SeededBaseline):
     """Plays a uniformly random legal move: the floor every searcher must beat."""
 
     name = "random"
 
-    def __init__(self, *, seed: int | None = None) -> None:
-        self.seed = seed
-        self._rng = random.Random(seed)
-
     def search(self, state: State, *, limits: Limits | None = None,
                info: InfoCallback | None = None) -> SearchResult:
         t0 = time.perf_counter()
-        legal = _seat_view(state).legal_moves()
-        move = self._rng.choice(legal)
+        move = self._rng.choice(_seat_view(state).legal_moves())
         n = state.players
         return SearchResult(move=move, value=(1.0 / n,) * n, iterations=1,
                             seconds=time.perf_counter() - t0)
 
-    def new_game(self) -> None:
-        self._rng = random.Random(self.seed)
 
-    @property
-    def spec(self) -> str:
-        return "random" if self.seed is None else f"random:seed={self.seed}"
-
-
-class HeuristicPlayer(Player):
+class HeuristicPlayer(_SeededBaseline):
     """Plays each game's rule-based move (a sensible beginner's): a floor with some sense."""
 
     name = "heuristic"
 
-    def __init__(self, *, seed: int | None = None) -> None:
-        self.seed = seed
-        self._rng = random.Random(seed)
-
     def search(self, state: State, *, limits: Limits | None = None,
                info: InfoCallback | None = None) -> SearchResult:
         t0 = time.perf_counter()
-        move = _seat_view(state).heuristic_move(seed=self._rng.randrange(2**63))
-        n = state.players
-        return SearchResult(move=move, value=tuple(state.view(state.current_player).evaluate())
-                            if state.view_seat is None else tuple(state.evaluate()),
-                            iterations=1, seconds=time.perf_counter() - t0)
-
-    def new_game(self) -> None:
-        self._rng = random.Random(self.seed)
-
-    @property
-    def spec(self) -> str:
-        return "heuristic" if self.seed is None else f"heuristic:seed={self.seed}"
+        view = _seat_view(state)
+        move = view.heuristic_move(seed=self._rng.randrange(2**63))
+        return SearchResult(move=move, value=tuple(view.evaluate()), iterations=1,
+                            seconds=time.perf_counter() - t0)
 
 
 # -- the registry ----------------------------------------------------------------------
@@ -205,6 +211,9 @@ class HeuristicPlayer(Player):
 _PLAYERS: dict[str, str | type] = {
     "random": RandomPlayer,
     "heuristic": HeuristicPlayer,
+    "ismcts": "catsearch.search.mcts:ISMCTS",
+    "pimc": "catsearch.search.mcts:DeterminizedMCTS",
+    "determinized": "catsearch.search.mcts:DeterminizedMCTS",
     "expectimax": "catsearch.search.expectimax:Expectimax",
 }
 
@@ -298,6 +307,3 @@ def make_player(spec: str) -> Player:
     except (TypeError, ValueError) as e:
         raise ValueError(f"{spec!r}: {e}") from None
 
-
-RandomPlayer.OPTIONS = {"seed": int}
-HeuristicPlayer.OPTIONS = {"seed": int}

@@ -1,0 +1,1 @@
+"""Benchmarks run with ``pytest benchmarks --benchmark-enable`` (see benchmarks/README.md)."""

@@ -1,0 +1,5 @@
+import sys
+
+from catsearch.arena.cli import main
+
+sys.exit(main())

@@ -1,0 +1,276 @@
+"""Where games run: in this process, in worker processes, or on Ray.
+
+Every backend plays each game with :class:`~catsearch.arena.game.Worker` from nothing but the
+config and the game's task, so the records are the same on every backend for the same seed
+(only the timings differ). A backend takes tasks with :meth:`Backend.submit` (at most
+:attr:`Backend.capacity` at a time) and hands back records from :meth:`Backend.wait`.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import queue
+import signal
+import time
+
+from catsearch.arena.config import MatchConfig
+from catsearch.arena.game import Worker
+from catsearch.arena.schedule import GameTask
+
+__all__ = ["Backend", "InlineBackend", "ProcessBackend", "RayBackend", "make_backend",
+           "ArenaError"]
+
+
+class ArenaError(RuntimeError):
+    """The match cannot go on (a worker process died, Ray is missing...); the games done
+    so far are in the results file, and running the same command again resumes."""
+
+
+class Backend:
+    capacity = 1
+
+    def submit(self, task: GameTask) -> None:
+        raise NotImplementedError
+
+    def wait(self, timeout: float) -> list[dict]:
+        """Records of games finished since the last call (waits up to ``timeout`` for one)."""
+        raise NotImplementedError
+
+    def drop(self) -> None:
+        """Abandon the games in flight at once (Ctrl-C twice, or a decided SPRT)."""
+
+    def close(self) -> None:
+        """Release the workers (after the games in flight are done or dropped)."""
+
+
+class InlineBackend(Backend):
+    """One game at a time in this process: the simplest, and what the others must equal."""
+
+    def __init__(self, config: MatchConfig) -> None:
+        self.worker = Worker(config)
+        self._task: GameTask | None = None
+
+    def submit(self, task: GameTask) -> None:
+        assert self._task is None
+        self._task = task
+
+    def wait(self, timeout: float) -> list[dict]:
+        if self._task is None:
+            return []
+        task, self._task = self._task, None
+        return [self.worker.play(task)]
+
+    def drop(self) -> None:
+        self._task = None
+
+    def close(self) -> None:
+        self.worker.close()
+
+
+# -- worker processes -----------------------------------------------------------------------
+
+def _process_main(config: dict, tasks, results) -> None:
+    # Ctrl-C is the parent's business; the engines started here inherit the ignore.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    worker = None
+
+    def on_term(signum, frame):
+        if worker is not None:
+            worker.close()
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        worker = Worker(config)
+    except BaseException as e:  # noqa: BLE001 - reported to the parent, which stops loudly
+        results.put(("error", None, f"{type(e).__name__}: {e}"))
+        return
+    try:
+        while True:
+            task = tasks.get()
+            if task is None:
+                break
+            try:
+                results.put(("game", task.game, worker.play(task)))
+            except BaseException as e:  # noqa: BLE001
+                results.put(("error", task.game, f"{type(e).__name__}: {e}"))
+                break
+    finally:
+        worker.close()
+
+
+class ProcessBackend(Backend):
+    """``concurrency`` worker processes (``spawn``), each with its own players and engines.
+
+    Each process has its own task queue, so the parent knows which game each one plays.
+    """
+
+    def __init__(self, config: MatchConfig, concurrency: int) -> None:
+        self.capacity = concurrency
+        ctx = mp.get_context("spawn")
+        self.results = ctx.Queue()
+        self.procs = []
+        self.queues = []
+        self.busy: dict[int, int | None] = {}
+        cfg = config.to_dict()
+        for i in range(concurrency):
+            q = ctx.Queue()
+            p = ctx.Process(target=_process_main, args=(cfg, q, self.results),
+                            name=f"catsearch-arena-{i}", daemon=True)
+            p.start()
+            self.procs.append(p)
+            self.queues.append(q)
+            self.busy[i] = None
+        self._owner: dict[int, int] = {}
+
+    def submit(self, task: GameTask) -> None:
+        for i, game in self.busy.items():
+            if game is None:
+                self.busy[i] = task.game
+                self._owner[task.game] = i
+                self.queues[i].put(task)
+                return
+        raise RuntimeError("no idle worker")
+
+    def wait(self, timeout: float) -> list[dict]:
+        out = []
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                kind, game, payload = self.results.get(
+                    timeout=max(0.0, deadline - time.monotonic()) if not out else 0.0)
+            except queue.Empty:
+                break
+            if kind == "error":
+                where = f" while playing game {game}" if game is not None else ""
+                raise ArenaError(f"a worker process failed{where}: {payload}")
+            self.busy[self._owner.pop(game)] = None
+            out.append(payload)
+        if not out:
+            for i, p in enumerate(self.procs):
+                if not p.is_alive() and self.busy[i] is not None:
+                    raise ArenaError(f"worker process {i} died (exit code {p.exitcode}) while "
+                                     f"playing game {self.busy[i]}")
+        return out
+
+    def drop(self) -> None:
+        for p in self.procs:
+            if p.is_alive():
+                p.terminate()          # SIGTERM: the worker closes its engines and exits
+        for p in self.procs:
+            p.join(5)
+            if p.is_alive():
+                p.kill()
+        self.busy = dict.fromkeys(self.busy)
+
+    def close(self) -> None:
+        for i, p in enumerate(self.procs):
+            if p.is_alive():
+                try:
+                    self.queues[i].put(None)
+                except (OSError, ValueError):
+                    pass
+        for p in self.procs:
+            p.join(10)
+            if p.is_alive():
+                p.terminate()
+                p.join(5)
+        for q in self.queues + [self.results]:
+            q.close()
+            q.cancel_join_thread()
+
+
+# -- Ray ------------------------------------------------------------------------------------
+
+def _package_root() -> str:
+    import catsearch
+    return os.path.dirname(os.path.dirname(os.path.abspath(catsearch.__file__)))
+
+
+class RayBackend(Backend):
+    """``concurrency`` Ray actors, each a :class:`Worker`: on a local Ray (started here) or a
+    cluster (``address``; catsearch must be installed on every node).
+
+    Needs the optional extra: ``pip install catsearch[ray]``.
+    """
+
+    def __init__(self, config: MatchConfig, concurrency: int, address: str | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise ArenaError("the ray backend needs Ray: pip install catsearch[ray]") from None
+        self.ray = ray
+        self.capacity = concurrency
+        self._started_ray = False
+        if not ray.is_initialized():
+            root = _package_root()
+            path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
+            kwargs = dict(include_dashboard=False, log_to_driver=False, logging_level="ERROR",
+                          runtime_env={"env_vars": {"PYTHONPATH": path}})
+            if address:
+                ray.init(address=address, **kwargs)
+            else:
+                ray.init(num_cpus=max(concurrency, 1), **kwargs)
+            self._started_ray = True
+        actor = ray.remote(num_cpus=1)(Worker)
+        cfg = config.to_dict()
+        self.actors = [actor.remote(cfg) for _ in range(concurrency)]
+        self.idle = list(range(concurrency))
+        self.refs: dict = {}           # ref -> (actor index, game)
+
+    def submit(self, task: GameTask) -> None:
+        i = self.idle.pop(0)
+        self.refs[self.actors[i].play.remote(task)] = (i, task.game)
+
+    def wait(self, timeout: float) -> list[dict]:
+        if not self.refs:
+            return []
+        ready, _ = self.ray.wait(list(self.refs), num_returns=1, timeout=timeout)
+        if ready:
+            ready, _ = self.ray.wait(list(self.refs), num_returns=len(self.refs), timeout=0)
+        out = []
+        for ref in ready:
+            i, game = self.refs.pop(ref)
+            try:
+                out.append(self.ray.get(ref))
+            except Exception as e:  # noqa: BLE001 - an actor that died or raised
+                raise ArenaError(f"a Ray worker failed while playing game {game}: "
+                                 f"{type(e).__name__}: {e}") from None
+            self.idle.append(i)
+        return out
+
+    def drop(self) -> None:
+        for a in self.actors:
+            self.ray.kill(a)
+        self.refs.clear()
+
+    def close(self) -> None:
+        for a in self.actors:
+            try:
+                self.ray.get(a.close.remote(), timeout=10)
+            except Exception:  # noqa: BLE001
+                pass
+            self.ray.kill(a)
+        if self._started_ray:
+            self.ray.shutdown()
+
+
+def make_backend(name: str, config: MatchConfig, concurrency: int,
+                 ray_address: str | None = None) -> Backend:
+    """``auto``: inline for one game at a time, processes for more; or ``inline``,
+    ``process``, ``ray``."""
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+        raise ValueError(f"concurrency must be a whole number >= 1, not {concurrency!r}")
+    if name == "auto":
+        name = "inline" if concurrency == 1 else "process"
+    if name == "inline":
+        if concurrency != 1:
+            raise ValueError("the inline backend plays one game at a time: concurrency 1")
+        return InlineBackend(config)
+    if name == "process":
+        return ProcessBackend(config, concurrency)
+    if name == "ray":
+        return RayBackend(config, concurrency, ray_address)
+    raise ValueError(f"unknown backend {name!r}; the backends are auto, inline, process, ray")
+

@@ -1,0 +1,170 @@
+"""The description of a match: what is played, by whom, how often, with which seed."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import catsearch
+from catsearch.arena.entrants import Entrant
+from catsearch.arena.schedule import games_per_group, seatings, tables
+from catsearch.arena.stats import SPRT
+
+__all__ = ["MatchConfig", "parse_game_option", "FORMAT"]
+
+#: the version of the results file format (the first line's ``format``)
+FORMAT = 1
+
+#: the fields that must be equal to resume a results file (the rest may change)
+IDENTITY = ("game", "game_options", "seats", "seed", "seatings", "entrants", "move_timeout")
+
+
+def parse_game_option(text: str) -> tuple[str, object]:
+    """Read ``key=value``; the value as an int, a float, true/false, or else the text (the
+    engine protocol reads ``position ... option`` the same way)."""
+    key, eq, raw = text.partition("=")
+    if not eq or not key.strip():
+        raise ValueError(f"a game option is key=value, not {text!r}")
+    raw = raw.strip()
+    value: object = raw
+    try:
+        value = int(raw)
+    except ValueError:
+        try:
+            value = float(raw)
+        except ValueError:
+            if raw.lower() in ("true", "false"):
+                value = raw.lower() == "true"
+    return key.strip(), value
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """A match: a round robin of ``entrants`` at tables of ``seats``, over ``groups`` deals.
+
+    :ivar game: the game id (``catsearch.GAMES``).
+    :ivar entrants: the players; with more entrants than seats every ``seats``-subset plays.
+    :ivar seats: players per game (2 to 4); by default as many as entrants, at most 4.
+    :ivar groups: deal groups; each deal is played by every table under every seating.
+    :ivar seed: the master seed from which every deal and search seed derives.
+    :ivar seatings: ``all`` (every order of the table's players; the default) or ``rotate``
+        (each takes every seat once, the cyclic order of play kept: fewer games, but with
+        3-4 seats who plays after whom then never changes, which can decide a match).
+    :ivar game_options: options of the game (``new_game(..., **options)``).
+    :ivar move_timeout: seconds a player may take for one move (None: built-in players
+        unlimited, engines :data:`~catsearch.arena.entrants.DEFAULT_ENGINE_TIMEOUT`).
+    :ivar on_failure: ``lose`` (the failing player loses the game) or ``void`` (the whole deal
+        group is left out of the statistics).
+    :ivar sprt: stop the match once this test decides (two entrants only).
+    :ivar imports: modules (or ``.py`` files) imported in every worker first, to register
+        extra players.
+    """
+
+    game: str
+    entrants: tuple[Entrant, ...]
+    seats: int = 0
+    groups: int = 100
+    seed: int = 1
+    seatings: str = "all"
+    game_options: tuple[tuple[str, object], ...] = field(default=())
+    move_timeout: float | None = None
+    on_failure: str = "lose"
+    sprt: SPRT | None = None
+    imports: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.game not in catsearch.GAMES:
+            raise ValueError(f"unknown game {self.game!r}; the games are "
+                             f"{', '.join(catsearch.GAMES)}")
+        ents = tuple(e if isinstance(e, Entrant) else Entrant.parse(e) for e in self.entrants)
+        object.__setattr__(self, "entrants", _unique_labels(ents))
+        if len(self.entrants) < 2:
+            raise ValueError("a match needs at least 2 players")
+        seats = self.seats or min(len(self.entrants), 4)
+        if not 2 <= seats <= 4:
+            raise ValueError(f"seats must be 2 to 4, not {seats}")
+        object.__setattr__(self, "seats", seats)
+        tables(len(self.entrants), seats)
+        seatings(seats, self.seatings)
+        if isinstance(self.groups, bool) or not isinstance(self.groups, int) or self.groups < 1:
+            raise ValueError(f"groups must be a whole number >= 1, not {self.groups!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"seed must be a whole number >= 0, not {self.seed!r}")
+        if self.on_failure not in ("lose", "void"):
+            raise ValueError(f"on_failure must be 'lose' or 'void', not {self.on_failure!r}")
+        if self.move_timeout is not None and not (self.move_timeout > 0
+                                                  and math.isfinite(self.move_timeout)):
+            raise ValueError(f"move_timeout must be a positive number of seconds or None, "
+                             f"not {self.move_timeout!r}")
+        opts = self.game_options
+        if isinstance(opts, dict):
+            opts = tuple(opts.items())
+        object.__setattr__(self, "game_options", tuple((str(k), v) for k, v in opts))
+        if self.sprt is not None and len(self.entrants) != 2:
+            raise ValueError(f"an SPRT compares 2 players; this match has {len(self.entrants)}")
+        object.__setattr__(self, "imports", tuple(self.imports))
+        # the game must accept the options and the player count
+        catsearch.new_game(self.game, seats, seed=0, **dict(self.game_options))
+
+    @property
+    def games_per_group(self) -> int:
+        return games_per_group(len(self.entrants), self.seats, self.seatings)
+
+    @property
+    def total_games(self) -> int:
+        return self.groups * self.games_per_group
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(e.label for e in self.entrants)
+
+    def with_(self, **changes) -> MatchConfig:
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        return {
+            "game": self.game,
+            "game_options": {k: v for k, v in self.game_options},
+            "entrants": [e.to_dict() for e in self.entrants],
+            "seats": self.seats,
+            "groups": self.groups,
+            "seed": self.seed,
+            "seatings": self.seatings,
+            "move_timeout": self.move_timeout,
+            "on_failure": self.on_failure,
+            "sprt": None if self.sprt is None else self.sprt.to_dict(),
+            "imports": list(self.imports),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> MatchConfig:
+        return cls(
+            game=d["game"],
+            entrants=tuple(Entrant.from_dict(e) for e in d["entrants"]),
+            seats=d["seats"],
+            groups=d["groups"],
+            seed=d["seed"],
+            seatings=d.get("seatings", "all"),
+            game_options=tuple(d.get("game_options", {}).items()),
+            move_timeout=d.get("move_timeout"),
+            on_failure=d.get("on_failure", "lose"),
+            sprt=None if d.get("sprt") is None else SPRT(**d["sprt"]),
+            imports=tuple(d.get("imports", ())),
+        )
+
+    def identity(self) -> dict:
+        """What a results file must agree on to be resumed with this config."""
+        d = self.to_dict()
+        return {k: d[k] for k in IDENTITY}
+
+
+def _unique_labels(entrants: tuple[Entrant, ...]) -> tuple[Entrant, ...]:
+    seen: dict[str, int] = {}
+    out = []
+    for e in entrants:
+        n = seen.get(e.label, 0) + 1
+        seen[e.label] = n
+        if n > 1:
+            e = replace(e, label=f"{e.label}#{n}")
+        out.append(e)
+    return tuple(out)

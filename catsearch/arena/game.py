@@ -1,0 +1,139 @@
+"""Playing one game of a match, and the worker that holds the players between games.
+
+A game is a pure function of its :class:`~catsearch.arena.schedule.GameTask` and the match
+config: the deal comes from the task's deal seed, every player's seed from the task's seed,
+and the players see only their seat's view (``state.view(seat)``), so a game can be replayed
+exactly from its record, in any process, on any backend.
+"""
+
+from __future__ import annotations
+
+import time
+
+import catsearch
+from catsearch.arena.config import MatchConfig
+from catsearch.arena.entrants import PlayerFailure, Slot, load_imports
+from catsearch.arena.schedule import GameTask, search_seed
+from catsearch.errors import IllegalMoveError
+from catsearch.search.players import Limits
+
+__all__ = ["Worker", "play_game", "replay_moves"]
+
+
+def _forfeit_returns(n: int, loser: int) -> list[float]:
+    """The failing seat gets 0 and the others share the win."""
+    return [0.0 if s == loser else 1.0 / (n - 1) for s in range(n)]
+
+
+def play_game(config: MatchConfig, task: GameTask, slots: list[Slot]) -> dict:
+    """Play ``task`` with the entrants' ``slots``; return its record (a JSON-able dict)."""
+    n = len(task.seats)
+    state = catsearch.new_game(config.game, n, seed=task.deal_seed, **dict(config.game_options))
+    seat_slots = [slots[e] for e in task.seats]
+    moves: list[str] = []
+    move_seats: list[int] = []
+    move_seconds: list[float] = []
+    failure: dict | None = None
+    specs: list[str | None] = [None] * n
+    t_start = time.perf_counter()
+
+    def fail(seat: int, f: PlayerFailure) -> dict:
+        return {"seat": seat, "player": config.entrants[task.seats[seat]].label,
+                "kind": f.kind, "ply": len(moves), "message": f.message,
+                "restarted": seat_slots[seat].failed()}
+
+    for seat, slot in enumerate(seat_slots):
+        try:
+            slot.start_game(search_seed(task.seed, seat))
+        except PlayerFailure as f:
+            failure = fail(seat, f)
+            break
+        specs[seat] = (slot.effective_spec if not slot.entrant.is_engine
+                       else " ".join(slot.entrant.command))
+    while failure is None and not state.is_terminal():
+        seat = state.current_player
+        slot = seat_slots[seat]
+        view = state.view(seat)
+        limits = (Limits(seed=search_seed(task.seed, seat, len(moves)))
+                  if slot.seeds_moves else None)
+        try:
+            result, seconds = slot.search(view, limits)
+            move = result.move
+            if isinstance(move, bool) or not isinstance(move, int):
+                raise PlayerFailure("protocol", f"the move is a {type(move).__name__}, "
+                                    f"not an int: {move!r}")
+            if not 0 <= move < state.num_distinct_moves:
+                raise PlayerFailure("protocol", f"move {move} is out of range "
+                                    f"0..{state.num_distinct_moves - 1}")
+            if move not in state.legal_moves():
+                raise PlayerFailure("illegal", f"illegal move {state.move_to_str(move)!r} for "
+                                    f"seat {seat}; legal: "
+                                    + " ".join(state.move_to_str(m) for m in state.legal_moves()))
+        except PlayerFailure as f:
+            failure = fail(seat, f)
+            break
+        moves.append(state.move_to_str(move))
+        move_seats.append(seat)
+        move_seconds.append(round(seconds, 6))
+        state.apply(move)
+
+    if failure is None:
+        returns = state.returns()
+    else:
+        returns = _forfeit_returns(n, failure["seat"])
+    record = {
+        "type": "game",
+        "game": task.game,
+        "group": task.group,
+        "table": task.table,
+        "seating": task.seating,
+        "deal_seed": task.deal_seed,
+        "seed": task.seed,
+        "entrants": list(task.seats),
+        "seats": [config.entrants[e].label for e in task.seats],
+        "specs": specs,
+        "moves": moves,
+        "move_seats": move_seats,
+        "move_seconds": move_seconds,
+        "returns": [round(r, 12) for r in returns],
+        "scores": state.scores(),
+        "terminal": state.is_terminal(),
+        "failure": failure,
+        "seconds": round(time.perf_counter() - t_start, 6),
+    }
+    return record
+
+
+def replay_moves(config: MatchConfig, record: dict):
+    """Rebuild a game's final state from its record (its deal seed and moves), checking every
+    move; return the state."""
+    state = catsearch.new_game(config.game, len(record["seats"]), seed=record["deal_seed"],
+                               **dict(config.game_options))
+    for i, text in enumerate(record["moves"]):
+        try:
+            state.play(text)
+        except ValueError as e:
+            raise IllegalMoveError(f"game {record['game']}, move {i} ({text!r}): {e}") from None
+    return state
+
+
+class Worker:
+    """Holds one live player per entrant and plays games with them.
+
+    Each backend runs one worker per process (or Ray actor); the inline backend runs one in
+    the calling process.
+    """
+
+    def __init__(self, config: MatchConfig | dict) -> None:
+        if isinstance(config, dict):
+            config = MatchConfig.from_dict(config)
+        load_imports(config.imports)
+        self.config = config
+        self.slots = [Slot(e, config.move_timeout) for e in config.entrants]
+
+    def play(self, task: GameTask) -> dict:
+        return play_game(self.config, task, self.slots)
+
+    def close(self) -> None:
+        for s in self.slots:
+            s.close()

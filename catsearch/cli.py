@@ -1,0 +1,65 @@
+"""``catsearch-play``: play one game between players and print it move by move."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import catsearch
+from catsearch.search import make_player
+
+
+def play_main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="catsearch-play",
+        description="Play one game between players (make_player specs), printing the table "
+                    "after every move.")
+    parser.add_argument("game", choices=catsearch.GAMES, help="the game to play")
+    parser.add_argument("--players", type=int, default=3, help="number of seats (2-4)")
+    parser.add_argument("--seed", type=int, default=1, help="the deal's seed")
+    parser.add_argument("--player", action="append", default=[], metavar="SPEC",
+                        help="a player spec per seat, in seat order (repeat the option); "
+                             "missing seats play 'heuristic'")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option")
+    parser.add_argument("--quiet", action="store_true", help="print only the result")
+    args = parser.parse_args(argv)
+    try:
+        options = {}
+        for item in args.option:
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise ValueError(f"--option expects KEY=VALUE, not {item!r}")
+            options[key] = int(value) if value.lstrip("-").isdigit() else value
+        state = catsearch.new_game(args.game, args.players, seed=args.seed, **options)
+        specs = args.player + ["heuristic"] * (args.players - len(args.player))
+        if len(specs) > args.players:
+            raise ValueError(f"{len(specs)} players given for {args.players} seats")
+        players = [make_player(spec) for spec in specs]
+    except ValueError as e:
+        print(f"catsearch-play: error: {e}", file=sys.stderr)
+        return 2
+    for seat, p in enumerate(players):
+        print(f"seat {seat}: {p.spec}")
+    print(state, end="\n\n")
+    try:
+        while not state.is_terminal():
+            seat = state.current_player
+            move = players[seat].choose_move(state)
+            text = state.move_to_str(move)
+            state.play(move)
+            if not args.quiet:
+                print(f"seat {seat} plays {text}")
+                print(state, end="\n\n")
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    finally:
+        for p in players:
+            p.close()
+    print(f"scores: {state.scores()}  returns: {state.returns()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(play_main())

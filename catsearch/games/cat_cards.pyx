@@ -1,0 +1,1358 @@
+# cython: language_level=3
+"""Cat Cards (``cat-cards``): rules in ``docs/rules/cat-cards.rst``.
+
+Card types ``0..18``, each written as one character:
+
+* a cat with colours is written as the hexadecimal digit of its colour mask, orange 1, white
+  2, black 4, blue 8: ``1 2 4 8`` are the one-colour cats, ``3 5 9 6 a c`` the two-colour cats
+  (``3`` is orange/white) and ``7 b d e`` the three-colour cats; its type is that number;
+* ``0`` Sphynx (no colour: type 0), ``S`` Siamese (15);
+* toys ``P`` Scratching Post (16), ``M`` Toy Mouse (17), ``L`` Laser Pointer (18);
+* ``?`` an unknown card, in a seat's view.
+
+Moves (ints ``0..5652``), with their text:
+
+==========  =============================================  ===================
+int         move                                           text
+==========  =============================================  ===================
+0-2         step 1: put the revealed card on pile k        ``put0`` .. ``put2``
+3-5         step 2: pick up pile k (k = m-3)               ``take0`` .. ``take2``
+6           pass (final turns only)                        ``pass``
+7-5652      form set s (s = m-7), a 5-card multiset        ``113SS``, ``000SS``
+==========  =============================================  ===================
+
+A set is written as its five cards in type order; ``str_to_move`` accepts any order.
+"""
+from libc.stdint cimport uint64_t
+from libc.string cimport memset, memcpy
+from libc.math cimport exp
+
+from catsearch._core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8, fill_keys
+from catsearch._core.state cimport State, Header, NO_SEAT, MAX_PLAYERS, header
+
+import operator
+
+from catsearch._core.notation import Fields, rng_text
+from catsearch._core.state import fresh_seed
+from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
+
+LETTERS = "0123456789abcdeSPML?"
+_COLOUR_NAMES = ("orange", "white", "black", "blue")
+
+
+def card_name(int t) -> str:
+    """The name of card type ``t`` (``"orange/white cat"``, ``"Sphynx"``, ...)."""
+    if t == 0:
+        return "Sphynx"
+    if t < 15:
+        return "/".join(_COLOUR_NAMES[b] for b in range(4) if t >> b & 1) + " cat"
+    return ("Siamese", "Scratching Post", "Toy Mouse", "Laser Pointer", "unknown card")[t - 15]
+
+
+CARD_NAMES = tuple(card_name(t) for t in range(19))
+VALUE_KEYS = ("one", "two", "three", "sphynx", "siamese")
+DEFAULT_VALUES = (3, 2, 1, 4, 1)
+MAX_VALUE = 99
+
+cdef enum:
+    SPHYNX = 0
+    SIAMESE = 15
+    POST = 16
+    MOUSE = 17
+    LASER = 18
+    M_PUT = 0
+    M_TAKE = 3
+    M_PASS = 6
+    M_SET = 7
+    STEP_OVER = 0
+    STEP_PLACE = 1
+    STEP_ACT = 2
+    STEP_FINAL = 3
+    NRANK = 33649      # C(23, 5): 5-card multisets over 19 types
+    MAJORITY = 15
+    TOY_PENALTY = 2
+
+# The deck: per type, how many copies.
+cdef unsigned char COMP[19]
+COMP[:] = [6, 7, 7, 5, 7, 5, 5, 4, 7, 5, 5, 4, 5, 4, 4, 10, 10, 10, 10]
+
+# Colour mask for the shared-colour rule: bits 0-3 the four colours, bit 4 "colourless".
+cdef int CM[19]
+CM[0] = 0x10
+for _t in range(1, 19):
+    CM[_t] = _t if _t < 15 else 0
+
+# The same colours packed 8 bits per colour bit, to count a hand's cats per colour at once.
+cdef uint64_t COLPACK[19]
+for _t in range(19):
+    COLPACK[_t] = sum(1 << (8 * _b) for _b in range(5) if CM[_t] >> _b & 1)
+
+# -- the set table ------------------------------------------------------------------------
+# Every valid set as a sorted 5-tuple of card types, in lexicographic order (the move order).
+cdef unsigned char SET_CARDS[CC_NSETS][5]
+# colex rank of a sorted 5-multiset -> set index (or -1 when the multiset is not a valid set)
+cdef short RANK_TO_SET[NRANK]
+# RK[pos][t][c]: the rank contribution of c copies of type t placed from position pos on
+cdef int RK[6][19][6]
+
+cdef long binom(int n, int k) noexcept nogil:
+    cdef long r = 1
+    cdef int i
+    if k < 0 or k > n:
+        return 0
+    for i in range(k):
+        r = r * (n - i) // (i + 1)
+    return r
+
+cdef bint valid_set(const int* a) noexcept nogil:
+    """The RULINGS' set rule for a sorted 5-tuple of card types."""
+    cdef int i, t, cats = 0, siamese = 0, toy = -1, am = 0x1F
+    for i in range(5):
+        t = a[i]
+        if t < SIAMESE:
+            cats += 1
+            am &= CM[t]
+        elif t == SIAMESE:
+            cats += 1
+            siamese += 1
+        else:
+            if toy >= 0 and toy != t:
+                return False
+            toy = t
+    return cats >= 2 and (siamese == 0 or siamese == 2) and am != 0
+
+cdef int build_tables() noexcept nogil:
+    cdef int a[5]
+    cdef int cnt[19]
+    cdef int n = 0, i, pos, t, c, rank, ok
+    for pos in range(6):
+        for t in range(19):
+            for c in range(6):
+                rank = 0
+                for i in range(pos, pos + c):
+                    if i < 5:
+                        rank += binom(t + i, i + 1)
+                RK[pos][t][c] = rank
+    for i in range(NRANK):
+        RANK_TO_SET[i] = -1
+    for a[0] in range(19):
+        for a[1] in range(a[0], 19):
+            for a[2] in range(a[1], 19):
+                for a[3] in range(a[2], 19):
+                    for a[4] in range(a[3], 19):
+                        memset(cnt, 0, sizeof(cnt))
+                        ok = 1
+                        for i in range(5):
+                            cnt[a[i]] += 1
+                            if cnt[a[i]] > COMP[a[i]]:
+                                ok = 0
+                        if not ok or not valid_set(a):
+                            continue
+                        rank = 0
+                        for i in range(5):
+                            rank += binom(a[i] + i, i + 1)
+                            SET_CARDS[n][i] = a[i]
+                        RANK_TO_SET[rank] = n
+                        n += 1
+    return n
+
+if build_tables() != CC_NSETS:
+    raise RuntimeError("cat-cards: the set table does not hold the expected number of sets")
+
+SET_TEXT = tuple("".join(LETTERS[SET_CARDS[_s][_i]] for _i in range(5)) for _s in range(CC_NSETS))
+_TEXT_TO_SET = {text: s for s, text in enumerate(SET_TEXT)}
+
+# Zobrist keys, drawn once at import from fixed seeds.
+cdef uint64_t Z_HAND[4][20][121]      # seat, type (or unknown), count before adding
+cdef uint64_t Z_PRIV[4][20][121]
+cdef uint64_t Z_DECK[120][20]         # position, type (or unknown)
+cdef uint64_t Z_PILE[3][4][20]        # pile, slot, type
+cdef uint64_t Z_REV[21]               # revealed card + 1 (0: none)
+cdef uint64_t Z_TURN[5]               # seat to move; [4]: nobody
+cdef uint64_t Z_STEP[4]
+cdef uint64_t Z_FINALS[5]
+fill_keys(&Z_HAND[0][0][0], 4 * 20 * 121, 0x4343_0001)
+fill_keys(&Z_PRIV[0][0][0], 4 * 20 * 121, 0x4343_0002)
+fill_keys(&Z_DECK[0][0], 120 * 20, 0x4343_0003)
+fill_keys(&Z_PILE[0][0][0], 3 * 4 * 20, 0x4343_0004)
+fill_keys(&Z_REV[0], 21, 0x4343_0005)
+fill_keys(&Z_TURN[0], 5, 0x4343_0006)
+fill_keys(&Z_STEP[0], 4, 0x4343_0007)
+fill_keys(&Z_FINALS[0], 5, 0x4343_0008)
+
+
+cdef inline uint64_t set_key(int p, int s, int occ) noexcept nogil:
+    """The key of seat p's (occ+1)-th copy of set s (a splitmix64 finalizer, no table)."""
+    cdef uint64_t z = (<uint64_t>((p * 8 + occ) * 8192 + s)) * <uint64_t>0x9E3779B97F4A7C15 \
+        + <uint64_t>0x4343_0009
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+# -- small mutators that keep the hash in step -------------------------------------------
+
+cdef inline void hand_inc(CCData* d, int p, int t) noexcept nogil:
+    d.h.hash ^= Z_HAND[p][t][d.hand[p][t]]
+    d.hand[p][t] += 1
+    d.hsize[p] += 1
+
+cdef inline void hand_dec(CCData* d, int p, int t) noexcept nogil:
+    d.hand[p][t] -= 1
+    d.h.hash ^= Z_HAND[p][t][d.hand[p][t]]
+    d.hsize[p] -= 1
+
+cdef inline void priv_inc(CCData* d, int p, int t) noexcept nogil:
+    d.h.hash ^= Z_PRIV[p][t][d.priv[p][t]]
+    d.priv[p][t] += 1
+
+cdef inline void priv_dec(CCData* d, int p, int t) noexcept nogil:
+    d.priv[p][t] -= 1
+    d.h.hash ^= Z_PRIV[p][t][d.priv[p][t]]
+
+cdef inline uint64_t pile_key(CCData* d, int k) noexcept nogil:
+    cdef uint64_t z = 0
+    cdef int i
+    for i in range(d.pile_n[k]):
+        z ^= Z_PILE[k][i][d.pile[k][i]]
+    return z
+
+cdef inline void pile_insert(CCData* d, int k, int t) noexcept nogil:
+    """Add card t to pile k, keeping the pile sorted."""
+    cdef int i
+    d.h.hash ^= pile_key(d, k)
+    i = d.pile_n[k]
+    while i > 0 and d.pile[k][i - 1] > t:
+        d.pile[k][i] = d.pile[k][i - 1]
+        i -= 1
+    d.pile[k][i] = t
+    d.pile_n[k] += 1
+    d.h.hash ^= pile_key(d, k)
+
+cdef inline int draw(CCData* d) noexcept nogil:
+    """Take the top card of the deck (which must not be empty)."""
+    cdef int t = d.deck[d.deck_top]
+    d.h.hash ^= Z_DECK[d.deck_top][t]
+    d.deck_top += 1
+    return t
+
+cdef inline void set_revealed(CCData* d, int t) noexcept nogil:
+    d.h.hash ^= Z_REV[d.revealed + 1]
+    d.revealed = t
+    d.h.hash ^= Z_REV[t + 1]
+
+cdef inline void set_turn(CCData* d, int p) noexcept nogil:
+    d.h.hash ^= Z_TURN[4 if d.h.current < 0 else d.h.current]
+    d.h.current = p
+    d.h.hash ^= Z_TURN[4 if p < 0 else p]
+
+cdef inline void set_step(CCData* d, int step, int finals) noexcept nogil:
+    d.h.hash ^= Z_STEP[d.step] ^ Z_FINALS[d.finals]
+    d.step = step
+    d.finals = finals
+    d.h.hash ^= Z_STEP[step] ^ Z_FINALS[finals]
+
+cdef void start_turn(CCData* d, int p) noexcept nogil:
+    """Seat p's turn begins: the deck-exhaustion end, else step 1 (reveal) or step 2."""
+    cdef int k
+    set_turn(d, p)
+    if d.deck_top == CC_CARDS and d.pile_n[0] == 0 and d.pile_n[1] == 0 and d.pile_n[2] == 0:
+        set_step(d, STEP_FINAL, d.h.players)        # this turn and one of each other seat
+        return
+    if d.deck_top < CC_CARDS:
+        for k in range(CC_PILES):
+            if d.pile_n[k] < CC_PILE_MAX:
+                set_revealed(d, draw(d))
+                set_step(d, STEP_PLACE, 0)
+                return
+    # step 1 is skipped: the deck is empty or every pile is full. Some pile holds a card
+    # (else the deck-exhaustion end above), so step 2 always offers a pick-up.
+    set_step(d, STEP_ACT, 0)
+
+cdef void end_final_turn(CCData* d, int p) noexcept nogil:
+    if d.finals <= 1:
+        set_turn(d, NO_SEAT)
+        set_step(d, STEP_OVER, 0)
+        d.h.terminal = 1
+    else:
+        set_step(d, STEP_FINAL, d.finals - 1)
+        set_turn(d, (p + 1) % d.h.players)
+
+cdef void take_pile(CCData* d, int p, int k) noexcept nogil:
+    """Pick up pile k (its cards join p's hand, publicly); refill it from the deck."""
+    cdef int i, t
+    d.h.hash ^= pile_key(d, k)
+    for i in range(d.pile_n[k]):
+        t = d.pile[k][i]
+        hand_inc(d, p, t)
+        if t == CC_UNK:             # only in a view played on: a card nobody here has seen
+            priv_inc(d, p, t)
+    d.pile_n[k] = 0
+    if d.deck_top < CC_CARDS:
+        pile_insert(d, k, draw(d))
+
+cdef void form_set(CCData* d, int p, int s) noexcept nogil:
+    """Seat p lays down set s: known public cards first, then private ones."""
+    cdef int i, t, j, occ = 0
+    for i in range(5):
+        t = SET_CARDS[s][i]
+        if d.hand[p][t] > d.priv[p][t]:
+            hand_dec(d, p, t)
+        elif d.priv[p][t] > 0:
+            hand_dec(d, p, t)
+            priv_dec(d, p, t)
+        else:                       # a view: one of the cards it holds as unknown
+            hand_dec(d, p, CC_UNK)
+            priv_dec(d, p, CC_UNK)
+        d.setcards[p][t] += 1
+        d.points[p] += d.val[t]
+    j = d.nsets[p]
+    while j > 0 and d.sets[p][j - 1] >= s:
+        if d.sets[p][j - 1] == s:
+            occ += 1
+        d.sets[p][j] = d.sets[p][j - 1]
+        j -= 1
+    d.sets[p][j] = s
+    d.nsets[p] += 1
+    d.h.hash ^= set_key(p, s, occ)
+
+cdef uint64_t full_hash(CCData* d) noexcept nogil:
+    cdef uint64_t z = 0
+    cdef int p, t, c, k, i, occ
+    for p in range(d.h.players):
+        for t in range(20):
+            for c in range(d.hand[p][t]):
+                z ^= Z_HAND[p][t][c]
+            for c in range(d.priv[p][t]):
+                z ^= Z_PRIV[p][t][c]
+        occ = 0
+        for i in range(d.nsets[p]):
+            occ = occ + 1 if i > 0 and d.sets[p][i] == d.sets[p][i - 1] else 0
+            z ^= set_key(p, d.sets[p][i], occ)
+    for i in range(d.deck_top, CC_CARDS):
+        z ^= Z_DECK[i][d.deck[i]]
+    for k in range(CC_PILES):
+        z ^= pile_key(d, k)
+    z ^= Z_REV[d.revealed + 1]
+    z ^= Z_TURN[4 if d.h.current < 0 else d.h.current]
+    z ^= Z_STEP[d.step] ^ Z_FINALS[d.finals]
+    return z
+
+cdef int unseen_counts(CCData* d, int seat, int* cnt) noexcept nogil:
+    """cnt[t] = the cards of type t that `seat` has not seen; return their total.
+
+    seat < 0: the cards nobody has seen in this (view) state, i.e. every unknown card.
+    """
+    cdef int t, p, i, k, total = 0
+    for t in range(CC_TYPES):
+        cnt[t] = COMP[t]
+    for p in range(d.h.players):
+        for t in range(CC_TYPES):
+            cnt[t] -= d.setcards[p][t]
+            if seat < 0 or p == seat:
+                cnt[t] -= d.hand[p][t]
+            else:
+                cnt[t] -= d.hand[p][t] - d.priv[p][t]
+    for k in range(CC_PILES):
+        for i in range(d.pile_n[k]):
+            if d.pile[k][i] != CC_UNK:
+                cnt[d.pile[k][i]] -= 1
+    if d.revealed >= 0 and d.revealed != CC_UNK:
+        cnt[d.revealed] -= 1
+    if seat < 0:
+        for i in range(d.deck_top, CC_CARDS):
+            if d.deck[i] != CC_UNK:
+                cnt[d.deck[i]] -= 1
+    for t in range(CC_TYPES):
+        if cnt[t] < 0:          # cannot happen in a consistent state; stay safe
+            cnt[t] = 0
+        total += cnt[t]
+    return total
+
+
+# -- set generation from card-type counts -------------------------------------------------
+
+ctypedef struct SetGen:
+    const unsigned char* have   # cards of each type the mover is known to hold
+    const unsigned char* avail  # how many of each a set may use (unknown cards included)
+    int unk                     # unknown cards the mover holds (0 in a full state)
+    int types[15]               # the cat types (not Siamese) that a set may use, increasing
+    int nt
+    int suf[16]                 # suf[j]: cards of types[j:] a set could still take (<= 5 each)
+    int tail                    # most cards Siamese and one toy type could add after the cats
+    int* out
+    int n
+
+cdef inline void emit(SetGen* g, int rank) noexcept nogil:
+    cdef int s = RANK_TO_SET[rank]
+    if s >= 0:
+        g.out[g.n] = M_SET + s
+        g.n += 1
+
+cdef inline int short_of(SetGen* g, int t, int c) noexcept nogil:
+    return c - g.have[t] if c > g.have[t] else 0
+
+cdef void gen_toys(SetGen* g, int r, int rank, int pos, int deficit) noexcept nogil:
+    """Fill the last r (1..3) cards with copies of one toy type."""
+    cdef int t
+    for t in range(POST, LASER + 1):
+        if g.avail[t] >= r and deficit + short_of(g, t, r) <= g.unk:
+            emit(g, rank + RK[pos][t][r])
+
+cdef void gen_finish(SetGen* g, int r, int rank, int pos, int deficit) noexcept nogil:
+    """After `pos` non-Siamese cats sharing a colour: 2 Siamese or none, then toys."""
+    cdef int dd
+    if r >= 2 and g.avail[SIAMESE] >= 2:
+        dd = deficit + short_of(g, SIAMESE, 2)
+        if dd <= g.unk:
+            if r == 2:
+                emit(g, rank + RK[pos][SIAMESE][2])
+            else:
+                gen_toys(g, r - 2, rank + RK[pos][SIAMESE][2], pos + 2, dd)
+    if pos >= 2:
+        gen_toys(g, r, rank, pos, deficit)
+
+cdef void gen_cats(SetGen* g, int j, int r, int am, int rank, int pos, int deficit) noexcept nogil:
+    """Choose the non-Siamese cats in increasing type order, each type's count from high to
+    low: sets come out in increasing move order without any sorting. A branch is cut as
+    soon as the cards left could not fill the set (suf, tail)."""
+    cdef int jj, t, c, nm, dd
+    for jj in range(j, g.nt):
+        if g.suf[jj] + g.tail < r:
+            break
+        t = g.types[jj]
+        nm = am & CM[t]
+        if nm == 0:
+            continue
+        c = g.avail[t] if g.avail[t] < r else r
+        while c >= 1:
+            if c < r and g.suf[jj + 1] + g.tail < r - c:
+                break                   # fewer copies of t leave even more to fill
+            dd = deficit + short_of(g, t, c)
+            if dd <= g.unk:
+                if c == r:
+                    emit(g, rank + RK[pos][t][c])
+                else:
+                    gen_cats(g, jj + 1, r - c, nm, rank + RK[pos][t][c], pos + c, dd)
+            c -= 1
+    if g.tail >= r:
+        gen_finish(g, r, rank, pos, deficit)
+
+cdef int gen_sets(CCData* d, int p, int* out) noexcept nogil:
+    """Write every distinct set seat p can form (move ints, increasing); return how many."""
+    cdef SetGen g
+    cdef int t, j, c, u = d.hand[p][CC_UNK], sia, toy, ok
+    cdef int cnt[19]
+    cdef uint64_t packed
+    cdef unsigned char avail[19]
+    cdef const unsigned char* h = d.hand[p]
+    if d.hsize[p] < 5:
+        return 0
+    g.unk = u
+    g.out = out
+    g.n = 0
+    g.nt = 0
+    g.have = h
+    if u == 0:
+        g.avail = h
+        # which colours X could carry a set: cats with X, a Siamese pair and one toy type
+        # must make 5 with at least 2 cats; a cat type with no such colour is never used
+        packed = 0
+        for t in range(SIAMESE):
+            packed += h[t] * COLPACK[t]
+        sia = 2 if h[SIAMESE] >= 2 else 0
+        toy = h[POST]
+        if h[MOUSE] > toy:
+            toy = h[MOUSE]
+        if h[LASER] > toy:
+            toy = h[LASER]
+        if toy > 3:
+            toy = 3
+        ok = 0
+        for j in range(5):
+            c = (packed >> (8 * j)) & 0xFF
+            if c > 5:
+                c = 5
+            if (c >= 2 and c + toy >= 5) or (sia and c + toy >= 3):
+                ok |= 1 << j
+        if ok == 0:
+            return 0
+        for t in range(SIAMESE):
+            if h[t] and CM[t] & ok:
+                g.types[g.nt] = t
+                g.nt += 1
+    else:
+        # a view whose mover holds unknown cards: every set those cards could complete
+        unseen_counts(d, NO_SEAT, cnt)
+        for t in range(CC_TYPES):
+            avail[t] = h[t] + (cnt[t] if cnt[t] < u else u)
+        g.avail = avail
+        for t in range(SIAMESE):
+            if avail[t]:
+                g.types[g.nt] = t
+                g.nt += 1
+    g.suf[g.nt] = 0
+    j = g.nt - 1
+    while j >= 0:
+        c = g.avail[g.types[j]]
+        g.suf[j] = g.suf[j + 1] + (c if c < 5 else 5)
+        j -= 1
+    c = 0
+    for t in range(POST, LASER + 1):
+        if g.avail[t] > c:
+            c = g.avail[t]
+    g.tail = (2 if g.avail[SIAMESE] >= 2 else 0) + (c if c < 3 else 3)
+    gen_cats(&g, 0, 5, 0x1F, 0, 0, 0)
+    return g.n
+
+
+# -- scoring and evaluation ---------------------------------------------------------------
+
+cdef double unknown_penalty(CCData* d) noexcept nogil:
+    """The expected hand penalty of one unknown card (a view): the unseen cards' average."""
+    cdef int cnt[19]
+    cdef int t, n
+    cdef double s = 0.0
+    n = unseen_counts(d, NO_SEAT, cnt)
+    if n == 0:
+        return 0.0
+    for t in range(CC_TYPES):
+        s += cnt[t] * (TOY_PENALTY if t >= POST else d.val[t])
+    return s / n
+
+cdef int hand_penalty(CCData* d, int p) noexcept nogil:
+    """The cats' values plus 2 per toy, over the known cards of p's hand."""
+    cdef int t, s = 0
+    for t in range(POST):
+        s += d.hand[p][t] * d.val[t]
+    return s + TOY_PENALTY * (d.hand[p][POST] + d.hand[p][MOUSE] + d.hand[p][LASER])
+
+cdef void toy_bonus(CCData* d, int* bonus) noexcept nogil:
+    """+15 per toy type to the sole player with the most of it among their sets."""
+    cdef int p, t, best, k, who
+    for p in range(d.h.players):
+        bonus[p] = 0
+    for t in range(POST, LASER + 1):
+        best = 0
+        k = 0
+        who = -1
+        for p in range(d.h.players):
+            if d.setcards[p][t] > best:
+                best = d.setcards[p][t]
+                k = 1
+                who = p
+            elif d.setcards[p][t] == best:
+                k += 1
+        if best > 0 and k == 1:
+            bonus[who] += MAJORITY
+
+cdef void final_scores(CCData* d, double* out) noexcept nogil:
+    cdef int bonus[4]
+    cdef int p
+    cdef double unk = 0.0
+    toy_bonus(d, bonus)
+    for p in range(d.h.players):
+        if d.hand[p][CC_UNK]:
+            unk = unknown_penalty(d)
+            break
+    for p in range(d.h.players):
+        out[p] = d.points[p] + bonus[p] - hand_penalty(d, p) - unk * d.hand[p][CC_UNK]
+
+cdef int card_worth(CCData* d, int p, int t) noexcept nogil:
+    """How much a beginner at seat p wants card t: a cat's value plus one per cat held that
+    shares a colour with it (at most 3); a Siamese more when it makes a pair; a toy of a kind
+    already held 2."""
+    cdef int u, share = 0
+    if t == CC_UNK:
+        return 2
+    if t >= POST:
+        return 2 if d.hand[p][t] else 0
+    if t == SIAMESE:
+        return d.val[t] + (3 if d.hand[p][SIAMESE] == 1 else (1 if d.hand[p][SIAMESE] == 0 else 0))
+    for u in range(SIAMESE):
+        if CM[u] & CM[t]:
+            share += d.hand[p][u]
+    return d.val[t] + (share if share < 3 else 3)
+
+cdef int pile_worth(CCData* d, int p, int k) noexcept nogil:
+    cdef int i, s = 0
+    for i in range(d.pile_n[k]):
+        s += card_worth(d, p, d.pile[k][i])
+    return s
+
+
+cdef class CatCards(State):
+    """A state of Cat Cards (see the module docstring for cards, moves and notation)."""
+
+    game_id = "cat-cards"
+
+    def __cinit__(self):
+        self._data = &self.d
+        self._size = sizeof(CCData)
+
+    cdef State new_empty_c(self):
+        return CatCards.__new__(CatCards)
+
+    # -- the hot contract ---------------------------------------------------------------
+    cdef int num_distinct_moves_c(self) noexcept nogil:
+        return CC_MOVES
+
+    cdef int legal_moves_c(self, int* out) noexcept nogil:
+        cdef CCData* d = &self.d
+        cdef int k, n = 0
+        if d.step == STEP_PLACE:
+            for k in range(CC_PILES):
+                if d.pile_n[k] < CC_PILE_MAX:
+                    out[n] = M_PUT + k
+                    n += 1
+            return n
+        if d.step == STEP_ACT:
+            for k in range(CC_PILES):
+                if d.pile_n[k] > 0:
+                    out[n] = M_TAKE + k
+                    n += 1
+        elif d.step == STEP_FINAL:
+            out[0] = M_PASS
+            n = 1
+        else:
+            return 0
+        return n + gen_sets(d, d.h.current, out + n)
+
+    cdef void apply_c(self, int m) noexcept nogil:
+        cdef CCData* d = &self.d
+        cdef int p = d.h.current
+        d.h.ply += 1
+        if m < M_TAKE:
+            pile_insert(d, m, d.revealed)
+            set_revealed(d, -1)
+            set_step(d, STEP_ACT, 0)
+        elif m < M_PASS:
+            take_pile(d, p, m - M_TAKE)
+            start_turn(d, (p + 1) % d.h.players)
+        elif m == M_PASS:
+            end_final_turn(d, p)
+        else:
+            form_set(d, p, m - M_SET)
+            if d.step == STEP_FINAL:
+                end_final_turn(d, p)
+            elif d.nsets[p] >= CC_MAX_SETS:
+                # the fifth set: each other seat gets one final turn, in seat order
+                set_step(d, STEP_FINAL, d.h.players - 1)
+                set_turn(d, (p + 1) % d.h.players)
+            else:
+                start_turn(d, (p + 1) % d.h.players)
+
+    cdef void returns_c(self, double* out) noexcept nogil:
+        cdef CCData* d = &self.d
+        cdef double sc[4]
+        cdef double best
+        cdef int p, k = 0
+        for p in range(d.h.players):
+            out[p] = 0.0
+        if not d.h.terminal:
+            return
+        final_scores(d, sc)
+        best = sc[0]
+        for p in range(1, d.h.players):
+            if sc[p] > best:
+                best = sc[p]
+        for p in range(d.h.players):
+            if sc[p] == best:
+                k += 1
+        for p in range(d.h.players):
+            if sc[p] == best:
+                out[p] = 1.0 / k
+
+    cdef uint64_t compute_hash_c(self) noexcept nogil:
+        return full_hash(&self.d)
+
+    cdef void reset_c(self, uint64_t seed) noexcept nogil:
+        cdef CCData* d = &self.d
+        cdef int players = d.h.players
+        cdef unsigned char val[19]
+        cdef int t, i, p, k, n = 0
+        memcpy(val, d.val, sizeof(val))
+        memset(d, 0, sizeof(CCData))
+        memcpy(d.val, val, sizeof(val))
+        d.h.players = players
+        d.h.view_seat = NO_SEAT
+        d.h.rng_known = 1
+        d.h.current = NO_SEAT
+        d.revealed = -1
+        rng_seed(&d.h.rng, seed)
+        for t in range(CC_TYPES):
+            for i in range(COMP[t]):
+                d.deck[n] = t
+                n += 1
+        rng_shuffle_u8(&d.h.rng, d.deck, CC_CARDS)
+        d.h.hash = full_hash(d)
+        for k in range(CC_PILES):
+            pile_insert(d, k, draw(d))
+        for p in range(players):
+            for i in range(CC_SETUP_HAND):
+                t = draw(d)
+                hand_inc(d, p, t)
+                priv_inc(d, p, t)
+        start_turn(d, 0)
+
+    cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
+        cdef CCData* d = &self.d
+        cdef int cnt[19]
+        cdef unsigned char pool[120]
+        cdef int n, i = 0, p, j, t, k, m
+        # everything `seat` has not seen, dealt at random into the places it cannot see
+        n = unseen_counts(d, seat, cnt)
+        for t in range(CC_TYPES):
+            for j in range(cnt[t]):
+                pool[i] = t
+                i += 1
+        rng_shuffle_u8(rng, pool, n)
+        i = 0
+        for p in range(d.h.players):
+            if p == seat:
+                m = d.priv[p][CC_UNK]
+                d.hand[p][CC_UNK] = 0
+                d.priv[p][CC_UNK] = 0
+            else:
+                m = 0
+                for t in range(20):
+                    m += d.priv[p][t]
+                    d.hand[p][t] -= d.priv[p][t]
+                    d.priv[p][t] = 0
+            while m > 0 and i < n:
+                d.hand[p][pool[i]] += 1
+                d.priv[p][pool[i]] += 1
+                i += 1
+                m -= 1
+        if d.revealed == CC_UNK and i < n:
+            d.revealed = pool[i]
+            i += 1
+        for k in range(CC_PILES):
+            for j in range(d.pile_n[k]):
+                if d.pile[k][j] == CC_UNK and i < n:
+                    d.pile[k][j] = pool[i]
+                    i += 1
+            # keep the pile sorted
+            for j in range(1, d.pile_n[k]):
+                t = d.pile[k][j]
+                m = j
+                while m > 0 and d.pile[k][m - 1] > t:
+                    d.pile[k][m] = d.pile[k][m - 1]
+                    m -= 1
+                d.pile[k][m] = t
+        for j in range(d.deck_top, CC_CARDS):
+            if i < n:
+                d.deck[j] = pool[i]
+                i += 1
+        d.h.view_seat = NO_SEAT
+        d.h.rng_known = 1
+        d.h.rng.s = rng_next(rng)
+        d.h.hash = full_hash(d)
+
+    cdef void hide_c(self, int seat) noexcept nogil:
+        cdef CCData* d = &self.d
+        cdef int p, t, c, i
+        for p in range(d.h.players):
+            if p != seat:
+                for t in range(CC_TYPES):
+                    c = d.priv[p][t]
+                    d.hand[p][t] -= c
+                    d.hand[p][CC_UNK] += c
+                    d.priv[p][CC_UNK] += c
+                    d.priv[p][t] = 0
+        for i in range(d.deck_top, CC_CARDS):
+            d.deck[i] = CC_UNK
+        d.h.view_seat = seat
+        d.h.rng_known = 0
+        d.h.rng.s = 0
+        d.h.hash = full_hash(d)
+
+    cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
+        """A beginner's play. Step 1: a card it wants (worth 3 or more, see card_worth) goes
+        on the pile it would most like to pick up, any other card on the pile it wants least.
+        Step 2 and final turns: form the set worth most (cats' values plus 2 per toy it
+        gets rid of); else pick up the pile worth most to it (a final turn passes)."""
+        cdef CCData* d = &self.d
+        cdef int p = d.h.current
+        cdef int n = self.legal_moves_c(buf)
+        cdef int i, m, s, j, score, best = -1000000, nbest = 0, choice = buf[0]
+        cdef int want = 0
+        if d.step == STEP_PLACE:
+            want = card_worth(d, p, d.revealed) >= 3
+        for i in range(n):
+            m = buf[i]
+            if m < M_TAKE:
+                score = pile_worth(d, p, m)
+                if not want:
+                    score = -score
+            elif m < M_PASS:
+                score = pile_worth(d, p, m - M_TAKE)
+            elif m == M_PASS:
+                score = -1
+            else:
+                s = m - M_SET
+                score = 1000
+                for j in range(5):
+                    score += d.val[SET_CARDS[s][j]] if SET_CARDS[s][j] < POST else TOY_PENALTY
+            if score > best:
+                best = score
+                nbest = 1
+                choice = m
+            elif score == best:
+                nbest += 1
+                if rng_below(rng, nbest) == 0:
+                    choice = m
+        return choice
+
+    cdef void evaluate_c(self, double* out) noexcept nogil:
+        """Estimated final score per seat, turned into win chances by a softmax (6 points
+        per factor e). The estimate: points of the sets formed; each toy type's current sole
+        leader gets the 15-point bonus scaled by (1 + progress) / 2; each card in hand counts
+        (1 - progress) / 2 times its value (a cat that may still go into a set) minus
+        progress times its hand penalty. Progress is the larger of the share of the deck
+        dealt and the most sets any seat has formed over 5 (1 in final turns)."""
+        cdef CCData* d = &self.d
+        cdef int bonus[4]
+        cdef double est[4]
+        cdef double prog, x, total = 0.0, unk = 0.0, best
+        cdef int p, t, n = d.h.players
+        if d.h.terminal:
+            self.returns_c(out)
+            return
+        prog = d.deck_top / <double>CC_CARDS
+        for p in range(n):
+            x = d.nsets[p] / <double>CC_MAX_SETS
+            if x > prog:
+                prog = x
+        if d.step == STEP_FINAL:
+            prog = 1.0
+        toy_bonus(d, bonus)
+        for p in range(n):
+            if d.hand[p][CC_UNK]:
+                unk = unknown_penalty(d)
+                break
+        for p in range(n):
+            x = 0.0
+            for t in range(POST):
+                x += d.hand[p][t] * d.val[t] * ((1.0 - prog) * 0.5 - prog)
+            x -= TOY_PENALTY * prog * (d.hand[p][POST] + d.hand[p][MOUSE] + d.hand[p][LASER])
+            x += d.hand[p][CC_UNK] * unk * ((1.0 - prog) * 0.5 - prog)
+            est[p] = d.points[p] + bonus[p] * (1.0 + prog) * 0.5 + x
+        best = est[0]
+        for p in range(1, n):
+            if est[p] > best:
+                best = est[p]
+        for p in range(n):
+            est[p] = exp((est[p] - best) / 6.0)
+            total += est[p]
+        for p in range(n):
+            out[p] = est[p] / total
+
+    cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
+        cdef CCData* d = &self.d
+        cdef int cnt[19]
+        cdef int n, t, k = 0
+        if d.h.terminal or not needs_chance(d):
+            return 0
+        n = unseen_counts(d, NO_SEAT, cnt)
+        if n == 0:
+            return 0
+        for t in range(CC_TYPES):
+            if cnt[t]:
+                outcomes[k] = t
+                weights[k] = cnt[t] / <double>n
+                k += 1
+        return k
+
+    cdef void apply_chance_c(self, int t) noexcept nogil:
+        cdef CCData* d = &self.d
+        cdef int p = d.h.current
+        cdef int k, i
+        if d.revealed == CC_UNK:
+            set_revealed(d, t)
+            return
+        for k in range(CC_PILES):
+            for i in range(d.pile_n[k]):
+                if d.pile[k][i] == CC_UNK:
+                    d.h.hash ^= pile_key(d, k)
+                    d.pile_n[k] -= 1        # UNK sorts last: drop it, insert t
+                    d.h.hash ^= pile_key(d, k)
+                    pile_insert(d, k, t)
+                    return
+        hand_dec(d, p, CC_UNK)
+        priv_dec(d, p, CC_UNK)
+        hand_inc(d, p, t)
+        priv_inc(d, p, t)
+
+    # -- Python API: construction -------------------------------------------------------
+    @staticmethod
+    def new(int players=3, seed=None, **options):
+        """A new game, shuffled and dealt from ``seed`` (random when ``None``).
+
+        :param values: the cats' point values: a sequence of 5 whole numbers (one-colour,
+            two-colour, three-colour, Sphynx, Siamese), a mapping with some of the keys
+            ``one two three sphynx siamese``, or the text ``"3,2,1,4,1"``; default
+            ``(3, 2, 1, 4, 1)``.
+        """
+        unknown = sorted(set(options) - {"values"})
+        if unknown:
+            raise ValueError(f"unknown option(s) {', '.join(unknown)} for cat-cards; "
+                             f"the options are: values")
+        if not 2 <= players <= 4:
+            raise ValueError(f"cat-cards is for 2 to 4 players, not {players}")
+        vals = _values_option(options.get("values"))
+        cdef CatCards st = CatCards.__new__(CatCards)
+        st.d.h.players = players
+        _set_values(&st.d, vals)
+        st.reset_c(fresh_seed() if seed is None else seed)
+        return st
+
+    @staticmethod
+    def from_text(str text):
+        """Read the full notation or a seat's view (see :meth:`to_text`)."""
+        return _parse(text)
+
+    # -- Python API: text ---------------------------------------------------------------
+    def _move_to_str(self, int m) -> str:
+        if m < M_TAKE:
+            return f"put{m}"
+        if m < M_PASS:
+            return f"take{m - M_TAKE}"
+        if m == M_PASS:
+            return "pass"
+        return SET_TEXT[m - M_SET]
+
+    def _str_to_move(self, str s) -> int:
+        forms = ("write put0-put2 (step 1: where the revealed card goes), take0-take2 (pick "
+                 "up a pile), pass (final turns), or a set as its 5 cards (e.g. 113SS)")
+        if len(s) == 4 and s[:3] == "put" and s[3] in "012":
+            return M_PUT + int(s[3])
+        if len(s) == 5 and s[:4] == "take" and s[4] in "012":
+            return M_TAKE + int(s[4])
+        if s == "pass":
+            return M_PASS
+        if len(s) == 5 and all(ch in LETTERS[:19] or ch in "ABCDE" for ch in s):
+            cards = sorted(LETTERS.index(ch.lower() if ch in "ABCDE" else ch) for ch in s)
+            text = "".join(LETTERS[t] for t in cards)
+            if text in _TEXT_TO_SET:
+                return M_SET + _TEXT_TO_SET[text]
+            raise InvalidMoveError(f"{s!r} is not a cat-cards move: not a valid set "
+                                   f"({set_problem(text)}); {forms}")
+        raise InvalidMoveError(f"{s!r} is not a cat-cards move: {forms}")
+
+    def _hand_parts(self, int p):
+        """(public, private) cards of seat p as text, ``?`` for unknown ones."""
+        d = &self.d
+        pub = "".join(LETTERS[t] * (d.hand[p][t] - d.priv[p][t]) for t in range(CC_TYPES))
+        priv = "".join(LETTERS[t] * d.priv[p][t] for t in range(20))
+        return pub, priv
+
+    def _pile_str(self, int k):
+        return "".join(LETTERS[self.d.pile[k][i]] for i in range(self.d.pile_n[k]))
+
+    def _sets_of(self, int p):
+        return [SET_TEXT[self.d.sets[p][i]] for i in range(self.d.nsets[p])]
+
+    def to_text(self) -> str:
+        """The full notation (or a view's, with ``?`` for unknown cards), one line::
+
+            players=3 turn=0 step=1 finals=0 revealed=3 piles=1,S,M hands=-:25P/-:9LL/-:0ce
+            deck=... sets=-/-/- values=3,2,1,4,1 rng=...
+
+        ``turn``: the seat to move (``-`` once over); ``step``: ``1`` (place the revealed
+        card), ``2`` (pick up a pile or form a set), ``final`` (a final turn) or ``-``;
+        ``finals``: final turns still to play, this one included (0 outside them);
+        ``revealed``: the card waiting in step 1 (``-``: none); ``piles``: the three piles;
+        ``hands``: per seat ``public:private`` (``-`` for none); ``deck``: top card first;
+        ``sets``: per seat its sets, comma-separated; ``values``: the cats' point values
+        (one-, two-, three-colour, Sphynx, Siamese); ``rng``: the state's generator;
+        ``view``: in a view, whose it is.
+        """
+        d = &self.d
+        n = d.h.players
+        hands = "/".join(":".join(part or "-" for part in self._hand_parts(p)) for p in range(n))
+        deck = "".join(LETTERS[d.deck[i]] for i in range(d.deck_top, CC_CARDS)) or "-"
+        piles = ",".join(self._pile_str(k) or "-" for k in range(CC_PILES))
+        sets = "/".join(",".join(self._sets_of(p)) or "-" for p in range(n))
+        step = ("-", "1", "2", "final")[d.step]
+        fields = [
+            f"players={n}",
+            f"turn={'-' if d.h.current < 0 else d.h.current}",
+            f"step={step}",
+            f"finals={d.finals}",
+            f"revealed={'-' if d.revealed < 0 else LETTERS[d.revealed]}",
+            f"piles={piles}",
+            f"hands={hands}",
+            f"deck={deck}",
+            f"sets={sets}",
+            "values=" + ",".join(str(v) for v in self.values),
+            f"rng={rng_text(d.h.rng_known, d.h.rng.s)}",
+        ]
+        if d.h.view_seat >= 0:
+            fields.append(f"view={d.h.view_seat}")
+        return " ".join(fields)
+
+    @property
+    def values(self) -> tuple:
+        """The cats' point values: one-colour, two-colour, three-colour, Sphynx, Siamese."""
+        return (self.d.val[1], self.d.val[3], self.d.val[7], self.d.val[SPHYNX], self.d.val[SIAMESE])
+
+    def scores(self) -> list:
+        """The points of each seat's sets; once the game is over, the final scores (toy
+        majorities and hand penalties included). In a view, an unknown card in hand counts
+        the average penalty of the unseen cards."""
+        cdef double out[4]
+        if not self.d.h.terminal:
+            return [self.d.points[p] for p in range(self.d.h.players)]
+        final_scores(&self.d, out)
+        return [int(out[p]) if out[p] == int(out[p]) else out[p] for p in range(self.d.h.players)]
+
+    def score_breakdown(self) -> list:
+        """Per seat: ``{"sets", "toy_bonus", "hand_penalty", "total"}`` as final scoring
+        would give them now (the hand penalty of the known cards only)."""
+        cdef int bonus[4]
+        toy_bonus(&self.d, bonus)
+        out = []
+        for p in range(self.d.h.players):
+            pen = hand_penalty(&self.d, p)
+            out.append({"sets": self.d.points[p], "toy_bonus": bonus[p], "hand_penalty": pen,
+                        "total": self.d.points[p] + bonus[p] - pen})
+        return out
+
+    def cards(self) -> dict:
+        d = &self.d
+        out = {}
+        for p in range(d.h.players):
+            pub, priv = self._hand_parts(p)
+            out[f"hand{p}.public"] = pub
+            out[f"hand{p}.private"] = priv
+            out[f"sets{p}"] = "".join(self._sets_of(p))
+        out["deck"] = "".join(LETTERS[d.deck[i]] for i in range(d.deck_top, CC_CARDS))
+        for k in range(CC_PILES):
+            out[f"pile{k}"] = self._pile_str(k)
+        out["revealed"] = "" if d.revealed < 0 else LETTERS[d.revealed]
+        return out
+
+    def knowledge(self) -> dict:
+        everyone = frozenset(range(self.d.h.players))
+        out = {}
+        for p in range(self.d.h.players):
+            out[f"hand{p}.public"] = everyone
+            out[f"hand{p}.private"] = frozenset([p])
+            out[f"sets{p}"] = everyone
+        out["deck"] = frozenset()
+        for k in range(CC_PILES):
+            out[f"pile{k}"] = everyone
+        out["revealed"] = everyone
+        return out
+
+    def __str__(self):
+        d = &self.d
+        n = d.h.players
+        what = {STEP_PLACE: "step 1: put the revealed card on a pile",
+                STEP_ACT: "step 2: pick up a pile or form a set",
+                STEP_FINAL: f"final turn, {d.finals} to go: form a set or pass"}
+        head = f"Cat Cards, {n} players, ply {d.h.ply}"
+        if d.h.terminal:
+            head += ", game over"
+        else:
+            head += f", seat {d.h.current} to move ({what[d.step]})"
+        if d.h.view_seat >= 0:
+            head += f" (seat {d.h.view_seat}'s view)"
+        lines = [head, f"  deck      {CC_CARDS - d.deck_top} cards"]
+        if d.revealed >= 0:
+            lines.append(f"  revealed  {LETTERS[d.revealed]}  ({CARD_NAMES[d.revealed] if d.revealed < 19 else 'unknown'})")
+        piles = "   ".join(f"[{k}] {' '.join(self._pile_str(k)) or '(empty)'}" for k in range(CC_PILES))
+        lines.append(f"  piles     {piles}")
+        cdef int bonus[4]
+        toy_bonus(d, bonus)
+        for p in range(n):
+            mark = ">" if p == d.h.current else " "
+            pub, priv = self._hand_parts(p)
+            hand = " ".join(pub) or "-"
+            if priv:
+                hand += " | private " + " ".join(priv)
+            sets = " ".join(self._sets_of(p)) or "-"
+            lines.append(f"{mark} seat {p}  hand ({d.hsize[p]}) {hand}")
+            line = f"          sets {sets}  points {d.points[p]}"
+            if d.h.terminal:
+                sc = self.scores()[p]
+                line += (f"  toy bonus {bonus[p]}  hand penalty {hand_penalty(d, p)}"
+                         f"  final score {sc}")
+            lines.append(line)
+        lines.append("  (cards: hex digit = cat colours, 1 orange 2 white 4 black 8 blue, e.g. 3 = "
+                     "orange/white; 0 Sphynx, S Siamese, P post, M mouse, L laser)")
+        return "\n".join(lines)
+
+    def _check_seat(self, seat):
+        State._check_seat(self, seat)
+        if self.d.h.view_seat >= 0 and seat != self.d.h.view_seat:
+            raise ValueError(f"this state is seat {self.d.h.view_seat}'s view; it cannot stand "
+                             f"for seat {seat}'s knowledge")
+
+
+cdef bint needs_chance(CCData* d) noexcept nogil:
+    """A view in which the next decision needs a card the view holds as unknown: the
+    revealed card, a pile card (both only after playing on in a view), or the mover's hand."""
+    cdef int k, i
+    if d.revealed == CC_UNK or d.hand[d.h.current][CC_UNK] > 0:
+        return True
+    for k in range(CC_PILES):
+        for i in range(d.pile_n[k]):
+            if d.pile[k][i] == CC_UNK:
+                return True
+    return False
+
+
+cdef void _set_values(CCData* d, vals):
+    cdef int t, bits
+    for t in range(CC_TYPES):
+        if t == SPHYNX:
+            d.val[t] = vals[3]
+        elif t < SIAMESE:
+            bits = (t & 1) + (t >> 1 & 1) + (t >> 2 & 1) + (t >> 3 & 1)
+            d.val[t] = vals[bits - 1]
+        elif t == SIAMESE:
+            d.val[t] = vals[4]
+        else:
+            d.val[t] = 0
+
+
+def _values_option(v):
+    """The `values` option as a 5-tuple (one-, two-, three-colour, Sphynx, Siamese)."""
+    if v is None:
+        return DEFAULT_VALUES
+    how = (f"option values: give 5 whole numbers from 0 to {MAX_VALUE} (one-colour, two-colour, "
+           f"three-colour, Sphynx, Siamese) as a sequence, a text like '3,2,1,4,1', or a "
+           f"mapping with keys {', '.join(VALUE_KEYS)}")
+    if isinstance(v, str):
+        try:
+            v = [int(x, 10) for x in v.split(",")]
+        except ValueError:
+            raise ValueError(f"{how}; got {v!r}") from None
+    if isinstance(v, dict):
+        bad = [k for k in v if k not in VALUE_KEYS]
+        if bad:
+            raise ValueError(f"{how}; unknown key(s) {', '.join(map(repr, bad))}")
+        v = [v.get(k, DEFAULT_VALUES[i]) for i, k in enumerate(VALUE_KEYS)]
+    try:
+        v = list(v)
+    except TypeError:
+        raise ValueError(f"{how}; got {v!r}") from None
+    if len(v) != 5:
+        raise ValueError(f"{how}; got {len(v)} numbers")
+    out = []
+    for x in v:
+        try:
+            if isinstance(x, bool):
+                raise TypeError
+            i = operator.index(x)
+        except TypeError:
+            raise ValueError(f"{how}; {x!r} is not one") from None
+        if not 0 <= i <= MAX_VALUE:
+            raise ValueError(f"{how}; {x!r} is not one")
+        out.append(i)
+    return tuple(out)
+
+
+def set_problem(cards) -> str | None:
+    """Why ``cards`` (card letters, or card types) is not a valid set, or ``None`` if it is.
+
+    The rule (RULINGS): exactly 5 cards; at least 2 cats; toys of one type only; no Siamese or
+    exactly 2; one colour X (white, black, orange, blue or colourless) that every cat other
+    than a Siamese has (a Sphynx has only colourless; a Siamese takes X).
+    """
+    types = [LETTERS.index(c) if isinstance(c, str) else int(c) for c in cards]
+    if any(not 0 <= t < 19 for t in types):
+        return "unknown cards"
+    if len(types) != 5:
+        return f"a set has exactly 5 cards, not {len(types)}"
+    cats = [t for t in types if t <= SIAMESE]
+    if len(cats) < 2:
+        return "a set needs at least 2 cats"
+    if len({t for t in types if t > SIAMESE}) > 1:
+        return "a set holds toys of one type only"
+    siamese = types.count(SIAMESE)
+    if siamese not in (0, 2):
+        return f"a set holds no Siamese or exactly 2, not {siamese}"
+    colours = {"colourless"} | set(_COLOUR_NAMES)
+    for t in cats:
+        if t == SPHYNX:
+            colours &= {"colourless"}
+        elif t < SIAMESE:
+            colours &= {_COLOUR_NAMES[b] for b in range(4) if t >> b & 1}
+    if not colours:
+        return "its cats share no colour (a Sphynx goes only with Sphynxes and Siamese)"
+    for t in range(19):
+        if types.count(t) > COMP[t]:
+            return f"the deck has only {COMP[t]} {CARD_NAMES[t]} cards"
+    return None
+
+
+def _raw_legal_moves(CatCards st) -> list:
+    """The legal moves exactly as ``legal_moves_c`` writes them (for tests of their order)."""
+    cdef int buf[CC_MOVES + 1]
+    cdef int n = st.legal_moves_c(buf)
+    return [buf[i] for i in range(n)]
+
+
+def _parse(str text):
+    f = Fields(text, ("players", "turn", "step", "finals", "revealed", "piles", "hands", "deck",
+                      "sets", "rng"), ("values", "view"))
+    cdef CatCards st = CatCards.__new__(CatCards)
+    cdef CCData* d = &st.d
+    cdef int n = f.int("players", 2, 4)
+    cdef int buf[CC_MOVES + 1]
+    d.h.players = n
+    d.h.view_seat = f.int("view", 0, n - 1) if "view" in f else NO_SEAT
+    d.revealed = -1
+    if "values" in f:
+        vals = tuple(f.int_list("values", 5, 0, MAX_VALUE))
+    else:
+        vals = DEFAULT_VALUES
+    _set_values(d, vals)
+    counts = [0] * 20
+    cardset = "0-9 a-e S P M L"
+
+    def cards(key, value, offset, allow_unknown=True):
+        out = []
+        for i, ch in enumerate(value):
+            if ch not in LETTERS or (ch == "?" and not allow_unknown):
+                raise f.error(f[key], f"{ch!r} is not a card; cards are {cardset}"
+                              + (" and ?" if allow_unknown else ""), offset + i, 1)
+            t = LETTERS.index(ch)
+            out.append(t)
+            counts[t] += 1
+        return out
+
+    # hands: public:private per seat
+    hf = f["hands"]
+    parts = hf.value.split("/")
+    if len(parts) != n:
+        raise f.error(hf, f"expected {n} hands separated by /, got {len(parts)}")
+    off = 0
+    for p, part in enumerate(parts):
+        pub_s, colon, priv_s = part.partition(":")
+        if not colon or ":" in priv_s:
+            raise f.error(hf, "a hand is public:private (- for none), e.g. 35P:-", off, len(part) or 1)
+        pub = [] if pub_s == "-" else cards("hands", pub_s, off, allow_unknown=False)
+        priv = [] if priv_s == "-" else cards("hands", priv_s, off + len(pub_s) + 1)
+        if d.h.view_seat < 0 and len(priv) > CC_SETUP_HAND:
+            raise f.error(hf, f"seat {p} holds {len(priv)} private cards; at most the 3 of "
+                          f"the setup", off + len(pub_s) + 1, len(priv_s))
+        if len(pub) + len(priv) > CC_CARDS:
+            raise f.error(hf, "too many cards", off, len(part))
+        for t in pub:
+            d.hand[p][t] += 1
+        for t in priv:
+            d.hand[p][t] += 1
+            d.priv[p][t] += 1
+        d.hsize[p] = len(pub) + len(priv)
+        off += len(part) + 1
+    # piles
+    pf = f["piles"]
+    parts = pf.value.split(",")
+    if len(parts) != CC_PILES:
+        raise f.error(pf, f"expected 3 piles separated by commas, got {len(parts)}")
+    off = 0
+    for k, part in enumerate(parts):
+        pile = [] if part == "-" else cards("piles", part, off)
+        if len(pile) > CC_PILE_MAX:
+            raise f.error(pf, f"pile {k} holds {len(pile)} cards; a pile holds at most 4", off, len(part))
+        for i, t in enumerate(sorted(pile)):
+            d.pile[k][i] = t
+        d.pile_n[k] = len(pile)
+        off += len(part) + 1
+    # the deck, top first
+    dv = f["deck"].value
+    deck = [] if dv == "-" else cards("deck", dv, 0)
+    if len(deck) > CC_CARDS:
+        raise f.error(f["deck"], f"{len(deck)} cards is more than the game has")
+    d.deck_top = CC_CARDS - len(deck)
+    for i, t in enumerate(deck):
+        d.deck[d.deck_top + i] = t
+    # the revealed card
+    rf = f["revealed"]
+    if rf.value != "-":
+        if len(rf.value) != 1:
+            raise f.error(rf, "expected one card or -")
+        d.revealed = cards("revealed", rf.value, 0)[0]
+    # sets
+    sf = f["sets"]
+    parts = sf.value.split("/")
+    if len(parts) != n:
+        raise f.error(sf, f"expected {n} seats' sets separated by /, got {len(parts)}")
+    off = 0
+    for p, part in enumerate(parts):
+        if part != "-":
+            soff = off
+            sets = part.split(",")
+            if len(sets) > CC_MAX_SETS:
+                raise f.error(sf, f"seat {p} has {len(sets)} sets; the fifth ends the game",
+                              off, len(part))
+            for stext in sets:
+                ts = cards("sets", stext, soff, allow_unknown=False)
+                key = "".join(LETTERS[t] for t in sorted(ts))
+                if key not in _TEXT_TO_SET:
+                    raise f.error(sf, f"{stext!r} is not a valid set: {set_problem(ts)}",
+                                  soff, len(stext) or 1)
+                s = _TEXT_TO_SET[key]
+                j = d.nsets[p]
+                while j > 0 and d.sets[p][j - 1] > s:
+                    d.sets[p][j] = d.sets[p][j - 1]
+                    j -= 1
+                d.sets[p][j] = s
+                d.nsets[p] += 1
+                for t in ts:
+                    d.setcards[p][t] += 1
+                    d.points[p] += d.val[t]
+                soff += len(stext) + 1
+        off += len(part) + 1
+    # whose turn, which step
+    stf = f["step"]
+    if stf.value not in ("1", "2", "final", "-"):
+        raise f.error(stf, "expected 1, 2, final or -")
+    d.step = {"-": STEP_OVER, "1": STEP_PLACE, "2": STEP_ACT, "final": STEP_FINAL}[stf.value]
+    if d.step == STEP_OVER:
+        if f["turn"].value != "-":
+            raise f.error(f["turn"], "the game is over (step=-): turn must be -")
+        d.h.current = NO_SEAT
+        d.h.terminal = 1
+    else:
+        d.h.current = f.int("turn", 0, n - 1)
+    if d.step == STEP_FINAL:
+        d.finals = f.int("finals", 1, n)
+    else:
+        d.finals = f.int("finals", 0, 0)
+    if d.step == STEP_PLACE:
+        if d.revealed < 0:
+            raise f.error(rf, "step 1 places the revealed card: it cannot be -")
+        if all(d.pile_n[k] >= CC_PILE_MAX for k in range(CC_PILES)):
+            raise f.error(pf, "step 1 needs a pile with fewer than 4 cards")
+    elif d.revealed >= 0:
+        raise f.error(rf, "a card is revealed only in step 1: expected -")
+    # a fifth set ends the normal turns at once, and its player has no final turn
+    if d.step == STEP_PLACE or d.step == STEP_ACT:
+        for p in range(n):
+            if d.nsets[p] >= CC_MAX_SETS:
+                raise f.error(sf, f"seat {p} has 5 sets: the game is in its final turns or over")
+    elif d.step == STEP_FINAL and d.nsets[d.h.current] >= CC_MAX_SETS:
+        raise f.error(sf, f"seat {d.h.current} has 5 sets and so has no final turn")
+    # every card of the game must be somewhere
+    for t in range(CC_TYPES):
+        if counts[t] > COMP[t]:
+            raise NotationError(f"{counts[t]} {CARD_NAMES[t]} cards, but the game has {COMP[t]}", text)
+    if sum(counts) != CC_CARDS:
+        raise NotationError(f"the notation holds {sum(counts)} cards; Cat Cards has {CC_CARDS}", text)
+    if d.h.view_seat < 0 and counts[CC_UNK]:
+        raise NotationError("unknown cards (?) appear only in a seat's view, which has view=<seat>", text)
+    r = f.rng()
+    if r is not None and not all(ch in "0123456789abcdefABCDEF" for ch in f["rng"].value):
+        raise f.error(f["rng"], "expected 16 hex digits or ?")
+    d.h.rng_known = r is not None
+    d.h.rng.s = 0 if r is None else r
+    d.h.hash = full_hash(d)
+    if not d.h.terminal and st.legal_moves_c(buf) == 0:
+        raise f.error(stf, f"seat {d.h.current} would have no move here (step 2 with no pile "
+                      f"to pick up and no set)")
+    return st

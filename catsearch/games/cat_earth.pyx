@@ -1,0 +1,1417 @@
+# cython: language_level=3
+"""Cat Earth (``cat-earth``): rules in ``docs/rules/cat-earth.rst``.
+
+The board has 49 squares, ``a1 = 0, b1 = 1, ..., g1 = 6, a2 = 7, ..., g7 = 48``; d4 (24) is
+the paw square. Cards are types ``0..11``, written as one character each in the notation:
+
+====  ======  ======  ====  ======  ======
+char  card    copies  char  card    copies
+====  ======  ======  ====  ======  ======
+1     F       4       7     FFL     2
+2     FF      6       8     FRL     2
+3     FFF     4       9     FLR     2
+4     FR      3       T     TP      4 (Teleport)
+5     FL      3       N     CN      4 (Cat Nip)
+6     FFR     2       S     HS      4 (House Swap)
+====  ======  ======  ====  ======  ======
+
+``?`` is an unknown card in a seat's view.
+
+Moves (ints ``0..1630``), with their text:
+
+===========  ===============================================  ================
+int          move                                             text
+===========  ===============================================  ================
+0-48         place a house on square s                        ``H:c5``
+49-97        place a tree on square s                         ``T:a7``
+98-241       path card c on cat k, first direction d          ``FFR:d4N``
+242-437      Teleport cat k to square s                       ``TP:d4-a7``
+438-441      Cat Nip cat k                                    ``CN:c5``
+442-1617     House Swap squares a < b                         ``HS:c5-e3``
+1618-1629    discard a card of type t                         ``x:FR``
+1630         end the card plays of this turn                  ``end``
+===========  ===============================================  ================
+
+Cat ``k`` is the k-th cat in square order (a1 first); in text it is named by its square.
+"""
+from libc.stdint cimport uint64_t
+from libc.string cimport memset, memcpy
+
+from catsearch._core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8, fill_keys
+from catsearch._core.state cimport State, Header, NO_SEAT, MAX_PLAYERS, header
+
+from catsearch._core.notation import Fields, rng_text
+from catsearch._core.state import fresh_seed
+from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
+
+CARD_CHARS = "123456789TNS?"
+CARD_NAMES = ("F", "FF", "FFF", "FR", "FL", "FFR", "FFL", "FRL", "FLR", "TP", "CN", "HS")
+CARD_LONG = ("F", "FF", "FFF", "FR", "FL", "FFR", "FFL", "FRL", "FLR", "Teleport", "Cat Nip",
+             "House Swap")
+PATH_NAMES = CARD_NAMES[:9]
+PHASES = ("house", "tree", "play", "discard", "over")
+DIRS = "NESW"
+FILES = "abcdefg"
+SQ_NAMES = tuple(FILES[s % 7] + str(s // 7 + 1) for s in range(49))
+SQ_INDEX = {name: s for s, name in enumerate(SQ_NAMES)}
+BOARD_CHARS = ".0123TC"
+OPTIONS = {"setup": ("moves", "random")}
+
+# Starting squares by the player count marked on them (C is d4), rank 7 first.
+START_DIAGRAM = (
+    "..424..",
+    ".22222.",
+    "423.324",
+    "22.C.22",
+    "423.324",
+    ".22222.",
+    "..424..",
+)
+HOUSES_EACH = (0, 0, 10, 7, 6)
+TREES_EACH = (0, 0, 2, 1, 1)
+
+cdef enum:
+    EMPTY = 0
+    TREE = 5
+    CAT = 6
+    D4 = 24
+    PH_HOUSE = 0
+    PH_TREE = 1
+    PH_PLAY = 2
+    PH_DISCARD = 3
+    PH_OVER = 4
+    TP = 9
+    CN = 10
+    HS = 11
+    M_HOUSE = 0
+    M_TREE = 49
+    M_PATH = 98
+    M_TELE = 242
+    M_NIP = 438
+    M_SWAP = 442
+    M_DISC = 1618
+    M_END = 1630
+    MAX_ROUNDS = 100
+    HAND_LIMIT = 4
+    MAX_PLAYS = 4
+    NPAIRS = 1176
+
+# The deck: per type, how many copies.
+cdef unsigned char COMP[12]
+COMP[:] = [4, 6, 4, 3, 3, 2, 2, 2, 2, 4, 4, 4]
+# Path cards: number of steps and the turn before each step (0 forward, 1 right, 3 left).
+cdef int PATH_LEN[9]
+PATH_LEN[:] = [1, 2, 3, 2, 2, 3, 3, 3, 3]
+cdef int PATH_TURN[9][3]
+PATH_TURN[:] = [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 1, 0], [0, 3, 0], [0, 0, 1], [0, 0, 3],
+                [0, 1, 3], [0, 3, 1]]
+cdef int HOUSES_EACH_C[5]
+HOUSES_EACH_C[:] = [0, 0, 10, 7, 6]
+cdef int TREES_EACH_C[5]
+TREES_EACH_C[:] = [0, 0, 2, 1, 1]
+# Discard preference of the heuristic (lower is discarded first).
+cdef int CARD_VALUE[12]
+CARD_VALUE[:] = [1, 3, 4, 3, 3, 5, 5, 4, 4, 6, 5, 5]
+
+cdef int NEIGH[49][4]              # the square one step N, E, S, W, or -1 off the board
+cdef unsigned char START[5][49]    # 1 where a house may start, per player count
+cdef unsigned char NEAR_D4[49]     # d4 and its 8 neighbours
+cdef unsigned char EDGE_DIST[49]   # steps to the nearest edge square (0 on the edge)
+cdef short PAIR[49][49]            # index of the unordered square pair (a < b)
+cdef unsigned char PAIR_A[1176]
+cdef unsigned char PAIR_B[1176]
+
+
+def _init_tables():
+    cdef int s, r, f, a, b, k, n
+    for s in range(49):
+        r, f = s // 7, s % 7
+        NEIGH[s][0] = s + 7 if r < 6 else -1
+        NEIGH[s][1] = s + 1 if f < 6 else -1
+        NEIGH[s][2] = s - 7 if r > 0 else -1
+        NEIGH[s][3] = s - 1 if f > 0 else -1
+        NEAR_D4[s] = 1 if abs(r - 3) <= 1 and abs(f - 3) <= 1 else 0
+        EDGE_DIST[s] = min(r, f, 6 - r, 6 - f)
+        ch = START_DIAGRAM[6 - r][f]
+        for n in range(5):
+            START[n][s] = 1 if ch.isdigit() and int(ch) <= n else 0
+    k = 0
+    for a in range(49):
+        for b in range(49):
+            PAIR[a][b] = -1
+    for a in range(49):
+        for b in range(a + 1, 49):
+            PAIR[a][b] = k
+            PAIR[b][a] = k
+            PAIR_A[k] = a
+            PAIR_B[k] = b
+            k += 1
+
+
+_init_tables()
+
+# Zobrist keys, drawn once at import from fixed seeds.
+cdef uint64_t Z_SQ[49][7]           # square, content (empty has key 0)
+cdef uint64_t Z_HAND[4][13][8]      # seat, type (or unknown), count before adding
+cdef uint64_t Z_DECK[40][13]        # position, type (or unknown)
+cdef uint64_t Z_DISC[13][41]        # type (or unknown), count before adding
+cdef uint64_t Z_TURN[5]             # seat to move; [4]: nobody (game over)
+cdef uint64_t Z_PHASE[5]
+cdef uint64_t Z_PLAYED[5]
+cdef uint64_t Z_PEND[4]
+cdef uint64_t Z_ROUND[102]
+cdef uint64_t Z_WIN[16]
+fill_keys(&Z_SQ[0][0], 49 * 7, 0x4345_0001)
+fill_keys(&Z_HAND[0][0][0], 4 * 13 * 8, 0x4345_0002)
+fill_keys(&Z_DECK[0][0], 40 * 13, 0x4345_0003)
+fill_keys(&Z_DISC[0][0], 13 * 41, 0x4345_0004)
+fill_keys(&Z_TURN[0], 5, 0x4345_0005)
+fill_keys(&Z_PHASE[0], 5, 0x4345_0006)
+fill_keys(&Z_PLAYED[0], 5, 0x4345_0007)
+fill_keys(&Z_PEND[0], 4, 0x4345_0008)
+fill_keys(&Z_ROUND[0], 102, 0x4345_0009)
+fill_keys(&Z_WIN[0], 16, 0x4345_000A)
+for _s in range(49):
+    Z_SQ[_s][0] = 0
+Z_PEND[0] = 0
+Z_WIN[0] = 0
+
+
+# -- small mutators that keep the hash in step -------------------------------------------
+
+cdef inline bint is_house(int v) noexcept nogil:
+    return 1 <= v <= 4
+
+cdef inline void set_sq(CEData* d, int sq, int v) noexcept nogil:
+    d.h.hash ^= Z_SQ[sq][d.board[sq]] ^ Z_SQ[sq][v]
+    d.board[sq] = v
+
+cdef inline void hand_add(CEData* d, int p, int t) noexcept nogil:
+    d.h.hash ^= Z_HAND[p][t][d.hand[p][t]]
+    d.hand[p][t] += 1
+    d.hand_size[p] += 1
+
+cdef inline int hand_take(CEData* d, int p, int t) noexcept nogil:
+    """Take a card of type t from seat p's hand; in a view, from its unknown cards if it
+    holds no known one of that type."""
+    if d.hand[p][t] == 0:
+        t = CE_UNK
+    d.hand[p][t] -= 1
+    d.h.hash ^= Z_HAND[p][t][d.hand[p][t]]
+    d.hand_size[p] -= 1
+    return t
+
+cdef inline void disc_add(CEData* d, int t) noexcept nogil:
+    d.h.hash ^= Z_DISC[t][d.discard[t]]
+    d.discard[t] += 1
+
+cdef inline void set_turn(CEData* d, int p) noexcept nogil:
+    d.h.hash ^= Z_TURN[4 if d.h.current < 0 else d.h.current]
+    d.h.current = p
+    d.h.hash ^= Z_TURN[4 if p < 0 else p]
+
+cdef inline void set_phase(CEData* d, int ph) noexcept nogil:
+    d.h.hash ^= Z_PHASE[d.phase] ^ Z_PHASE[ph]
+    d.phase = ph
+
+cdef inline void set_played(CEData* d, int k) noexcept nogil:
+    d.h.hash ^= Z_PLAYED[d.played] ^ Z_PLAYED[k]
+    d.played = k
+
+cdef inline void set_pending(CEData* d, int k) noexcept nogil:
+    d.h.hash ^= Z_PEND[d.pending] ^ Z_PEND[k]
+    d.pending = k
+
+cdef inline void set_round(CEData* d, int r) noexcept nogil:
+    d.h.hash ^= Z_ROUND[d.round] ^ Z_ROUND[r]
+    d.round = r
+
+cdef inline void sort_cats(CEData* d) noexcept nogil:
+    cdef int i, j
+    cdef unsigned char t
+    for i in range(1, d.ncats):
+        t = d.cat_sq[i]
+        j = i - 1
+        while j >= 0 and d.cat_sq[j] > t:
+            d.cat_sq[j + 1] = d.cat_sq[j]
+            j -= 1
+        d.cat_sq[j + 1] = t
+
+cdef inline void add_cat_d4(CEData* d) noexcept nogil:
+    set_sq(d, D4, CAT)
+    d.cat_sq[d.ncats] = D4
+    d.ncats += 1
+    sort_cats(d)
+
+
+# -- the board ---------------------------------------------------------------------------
+
+cdef int step(unsigned char* b, int pos, int dir, int* dropped) noexcept nogil:
+    """Move the cat on ``pos`` one square towards ``dir`` on board ``b``, pushing the unbroken
+    line of houses in front of it. Return the cat's new square, or -1 if the step is illegal
+    (off the board, onto a tree or a cat, or a house pushed onto a tree or a cat); ``b`` is
+    then left half-done. ``dropped``: 1 + the owner of a house pushed off the edge, else 0."""
+    cdef int y = NEIGH[pos][dir]
+    cdef int z, nz, m, j, v
+    cdef int line[8]
+    dropped[0] = 0
+    if y < 0:
+        return -1
+    v = b[y]
+    if v != EMPTY:
+        if v >= TREE:
+            return -1
+        m = 0
+        z = y
+        while True:
+            line[m] = z
+            m += 1
+            nz = NEIGH[z][dir]
+            if nz < 0:
+                break
+            v = b[nz]
+            if v == EMPTY:
+                break
+            if v >= TREE:
+                return -1
+            z = nz
+        if nz >= 0:
+            b[nz] = b[z]
+        else:
+            dropped[0] = b[z]
+        j = m - 1
+        while j > 0:
+            b[line[j]] = b[line[j - 1]]
+            j -= 1
+    b[y] = CAT
+    b[pos] = EMPTY
+    return y
+
+
+cdef inline int run_path(unsigned char* b, int pos, int dir, int card) noexcept nogil:
+    """Play path card ``card`` on the cat at ``pos``, first direction ``dir``, on board ``b``;
+    return the cat's last square, or -1 if the path is illegal."""
+    cdef int i, dropped
+    for i in range(PATH_LEN[card]):
+        dir = (dir + PATH_TURN[card][i]) & 3
+        pos = step(b, pos, dir, &dropped)
+        if pos < 0:
+            return -1
+    return pos
+
+
+cdef int step_apply(CEData* d, int pos, int dir) noexcept nogil:
+    """``step`` on the state itself (the step is known to be legal), keeping the hash and the
+    house counts in step."""
+    cdef int y = NEIGH[pos][dir]
+    cdef int z, nz = -1, m = 0, j
+    cdef int line[8]
+    if d.board[y] != EMPTY:
+        z = y
+        while True:
+            line[m] = z
+            m += 1
+            nz = NEIGH[z][dir]
+            if nz < 0 or d.board[nz] == EMPTY:
+                break
+            z = nz
+        if nz >= 0:
+            set_sq(d, nz, d.board[z])
+        else:
+            d.houses[d.board[z] - 1] -= 1
+        j = m - 1
+        while j > 0:
+            set_sq(d, line[j], d.board[line[j - 1]])
+            j -= 1
+    set_sq(d, y, CAT)
+    set_sq(d, pos, EMPTY)
+    return y
+
+
+cdef inline bint path_ok(const unsigned char* board, int pos, int dir, int card) noexcept nogil:
+    cdef unsigned char b[49]
+    cdef int y = NEIGH[pos][dir]
+    if y < 0 or board[y] >= TREE:
+        return False
+    if PATH_LEN[card] == 1 and board[y] == EMPTY:
+        return True
+    memcpy(b, board, 49)
+    return run_path(b, pos, dir, card) >= 0
+
+
+cdef inline bint tree_ok(CEData* d, int sq) noexcept nogil:
+    """A tree may go on an empty square that is not d4, not next to d4 (diagonals count) and
+    not next to another tree."""
+    cdef int r, f, dr, df, rr, ff
+    if d.board[sq] != EMPTY or NEAR_D4[sq]:
+        return False
+    r = sq // 7
+    f = sq % 7
+    for dr in range(-1, 2):
+        rr = r + dr
+        if rr < 0 or rr > 6:
+            continue
+        for df in range(-1, 2):
+            ff = f + df
+            if 0 <= ff <= 6 and d.board[rr * 7 + ff] == TREE:
+                return False
+    return True
+
+
+cdef void threats(CEData* d, int* thr) noexcept nogil:
+    """thr[p]: the most houses of seat p that one straight move of 1 to 3 squares by one cat
+    would push off the board (whatever cards are held). A straight move only touches the
+    squares on the cat's ray, so it is played out on a copy of that ray."""
+    cdef unsigned char ray[7]
+    cdef int k, dir, i, n, sq, c, nxt, z, j, p
+    cdef int cnt[5]
+    for p in range(d.h.players):
+        thr[p] = 0
+    for k in range(d.ncats):
+        for dir in range(4):
+            n = 0
+            sq = NEIGH[d.cat_sq[k]][dir]
+            while sq >= 0:
+                ray[n] = d.board[sq]
+                n += 1
+                sq = NEIGH[sq][dir]
+            c = -1
+            memset(cnt, 0, sizeof(cnt))
+            for i in range(3):
+                nxt = c + 1
+                if nxt >= n or ray[nxt] >= TREE:
+                    break
+                if ray[nxt] != EMPTY:
+                    z = nxt
+                    while z + 1 < n and is_house(ray[z + 1]):
+                        z += 1
+                    if z + 1 >= n:
+                        p = ray[z]
+                        cnt[p] += 1
+                        if cnt[p] > thr[p - 1]:
+                            thr[p - 1] = cnt[p]
+                    elif ray[z + 1] == EMPTY:
+                        ray[z + 1] = ray[z]
+                    else:
+                        break
+                    j = z
+                    while j > nxt:
+                        ray[j] = ray[j - 1]
+                        j -= 1
+                ray[nxt] = CAT
+                c = nxt
+
+
+# -- turns -------------------------------------------------------------------------------
+
+cdef void game_over(CEData* d, int winners) noexcept nogil:
+    set_turn(d, NO_SEAT)
+    set_phase(d, PH_OVER)
+    set_played(d, 0)
+    d.h.hash ^= Z_WIN[d.winners] ^ Z_WIN[winners]
+    d.winners = winners
+    d.h.terminal = 1
+
+
+cdef void reshuffle(CEData* d) noexcept nogil:
+    """The deck is empty: the discard pile becomes the new deck, shuffled with the state's
+    generator (in a view its order is unknown), and a cat joins if fewer than 4 are about."""
+    cdef int t, c, m = 0, i
+    for t in range(CE_UNK + 1):
+        m += d.discard[t]
+    if m == 0:
+        return
+    i = CE_CARDS - m
+    for t in range(CE_UNK + 1):
+        for c in range(d.discard[t]):
+            d.deck[i] = CE_UNK if d.h.view_seat >= 0 else t
+            i += 1
+        while d.discard[t] > 0:
+            d.discard[t] -= 1
+            d.h.hash ^= Z_DISC[t][d.discard[t]]
+    d.deck_top = CE_CARDS - m
+    if d.h.view_seat < 0:
+        rng_shuffle_u8(&d.h.rng, d.deck + d.deck_top, m)
+    for i in range(d.deck_top, CE_CARDS):
+        d.h.hash ^= Z_DECK[i][d.deck[i]]
+    if d.ncats + d.pending < 4:
+        if d.board[D4] == EMPTY:
+            add_cat_d4(d)
+        else:
+            set_pending(d, d.pending + 1)
+
+
+cdef inline void draw(CEData* d, int p) noexcept nogil:
+    cdef int card
+    if d.deck_top >= CE_CARDS:
+        return
+    card = d.deck[d.deck_top]
+    d.h.hash ^= Z_DECK[d.deck_top][card]
+    d.deck_top += 1
+    hand_add(d, p, card)
+    if d.deck_top == CE_CARDS:
+        reshuffle(d)
+
+
+cdef void begin_turn(CEData* d, int p) noexcept nogil:
+    set_turn(d, p)
+    set_phase(d, PH_PLAY)
+    set_played(d, 0)
+    draw(d, p)
+
+
+cdef void next_turn(CEData* d, int p) noexcept nogil:
+    """Seat p's turn is over: the next seat still in takes its turn (a new round when the
+    order wraps; after round 100 the most houses win)."""
+    cdef int i, q = p, n = d.h.players, best = -1, w = 0
+    for i in range(1, n + 1):
+        q = (p + i) % n
+        if d.alive >> q & 1:
+            break
+    if q <= p:
+        if d.round >= MAX_ROUNDS:
+            for i in range(n):
+                if d.alive >> i & 1:
+                    if d.houses[i] > best:
+                        best = d.houses[i]
+                        w = 0
+                    if d.houses[i] == best:
+                        w |= 1 << i
+            game_over(d, w)
+            return
+        set_round(d, d.round + 1)
+    begin_turn(d, q)
+
+
+cdef void end_play(CEData* d, int p) noexcept nogil:
+    if d.hand_size[p] > HAND_LIMIT:
+        set_phase(d, PH_DISCARD)
+        set_played(d, 0)
+    else:
+        next_turn(d, p)
+
+
+cdef void start_play(CEData* d) noexcept nogil:
+    """Setup is over: deal 2 cards to each seat, and seat 0 takes the first turn."""
+    cdef int r, q
+    for r in range(2):
+        for q in range(d.h.players):
+            draw(d, q)
+    set_round(d, 1)
+    begin_turn(d, 0)
+
+
+cdef void after_card(CEData* d, int p) noexcept nogil:
+    """What follows every card: a waiting cat enters an empty d4, players without houses are
+    out (their hands go to the discard pile), the game or the turn may end."""
+    cdef int q, t, mask = 0, newly, n = d.h.players
+    set_played(d, d.played + 1)
+    if d.pending > 0 and d.board[D4] == EMPTY:
+        set_pending(d, d.pending - 1)
+        add_cat_d4(d)
+    for q in range(n):
+        if d.houses[q] > 0:
+            mask |= 1 << q
+    newly = d.alive & ~mask
+    if newly:
+        for q in range(n):
+            if newly >> q & 1:
+                for t in range(CE_UNK + 1):
+                    while d.hand[q][t] > 0:
+                        hand_take(d, q, t)
+                        disc_add(d, t)
+        d.alive &= mask
+        if d.alive == 0:
+            game_over(d, newly)
+            return
+        if (d.alive & (d.alive - 1)) == 0:
+            game_over(d, d.alive)
+            return
+        if not (d.alive >> p & 1):
+            next_turn(d, p)
+            return
+    if d.played >= MAX_PLAYS or d.hand_size[p] == 0:
+        end_play(d, p)
+
+
+# -- moves -------------------------------------------------------------------------------
+
+cdef int gen_moves(CEData* d, int* out) noexcept nogil:
+    cdef int p = d.h.current
+    cdef int n = 0, sq, c, k, dir, a, b, i, j, ne, nh, pos
+    cdef unsigned char* hand
+    cdef bint unk
+    cdef unsigned char empties[49]
+    cdef unsigned char hs[49]
+    if d.h.terminal:
+        return 0
+    if d.phase == PH_HOUSE:
+        for sq in range(49):
+            if START[d.h.players][sq] and d.board[sq] == EMPTY:
+                out[n] = M_HOUSE + sq
+                n += 1
+        return n
+    if d.phase == PH_TREE:
+        for sq in range(49):
+            if tree_ok(d, sq):
+                out[n] = M_TREE + sq
+                n += 1
+        return n
+    hand = d.hand[p]
+    unk = hand[CE_UNK] > 0
+    if d.phase == PH_DISCARD:
+        for c in range(CE_TYPES):
+            if hand[c] or unk:
+                out[n] = M_DISC + c
+                n += 1
+        return n
+    # play
+    for c in range(9):
+        if hand[c] or unk:
+            for k in range(d.ncats):
+                pos = d.cat_sq[k]
+                for dir in range(4):
+                    if path_ok(d.board, pos, dir, c):
+                        out[n] = M_PATH + (c * 4 + k) * 4 + dir
+                        n += 1
+    if hand[TP] or unk:
+        ne = 0
+        for sq in range(49):
+            if d.board[sq] == EMPTY:
+                empties[ne] = sq
+                ne += 1
+        for k in range(d.ncats):
+            for i in range(ne):
+                out[n] = M_TELE + k * 49 + empties[i]
+                n += 1
+    if (hand[CN] or unk) and d.board[D4] == EMPTY:
+        for k in range(d.ncats):
+            out[n] = M_NIP + k
+            n += 1
+    if hand[HS] or unk:
+        nh = 0
+        for sq in range(49):
+            if is_house(d.board[sq]):
+                hs[nh] = sq
+                nh += 1
+        for i in range(nh):
+            a = hs[i]
+            for j in range(i + 1, nh):
+                b = hs[j]
+                if d.board[a] != d.board[b]:
+                    out[n] = M_SWAP + PAIR[a][b]
+                    n += 1
+    out[n] = M_END
+    return n + 1
+
+
+cdef void do_move(CEData* d, int m) noexcept nogil:
+    cdef int p = d.h.current
+    cdef int n = d.h.players
+    cdef int c, k, dir, sq, a, b, va, vb, t, pos, i
+    d.h.ply += 1
+    if m < M_TREE:
+        set_sq(d, m - M_HOUSE, p + 1)
+        d.houses[p] += 1
+        d.placed += 1
+        if d.placed == n * HOUSES_EACH_C[n]:
+            set_phase(d, PH_TREE)
+            set_turn(d, n - 1)
+        else:
+            set_turn(d, d.placed % n)
+        return
+    if m < M_PATH:
+        set_sq(d, m - M_TREE, TREE)
+        d.placed += 1
+        t = d.placed - n * HOUSES_EACH_C[n]
+        if t == n * TREES_EACH_C[n]:
+            start_play(d)
+        else:
+            set_turn(d, ((n - 1 - t) % n + n) % n)
+        return
+    if m >= M_DISC:
+        if m == M_END:
+            end_play(d, p)
+            return
+        t = m - M_DISC
+        hand_take(d, p, t)
+        disc_add(d, t)
+        if d.hand_size[p] <= HAND_LIMIT:
+            next_turn(d, p)
+        return
+    # a card play
+    if m < M_TELE:
+        c = (m - M_PATH) >> 4
+        k = ((m - M_PATH) >> 2) & 3
+        dir = (m - M_PATH) & 3
+        hand_take(d, p, c)
+        disc_add(d, c)
+        pos = d.cat_sq[k]
+        for i in range(PATH_LEN[c]):
+            dir = (dir + PATH_TURN[c][i]) & 3
+            pos = step_apply(d, pos, dir)
+        d.cat_sq[k] = pos
+        sort_cats(d)
+    elif m < M_NIP:
+        k = (m - M_TELE) // 49
+        sq = (m - M_TELE) % 49
+        hand_take(d, p, TP)
+        disc_add(d, TP)
+        set_sq(d, d.cat_sq[k], EMPTY)
+        set_sq(d, sq, CAT)
+        d.cat_sq[k] = sq
+        sort_cats(d)
+    elif m < M_SWAP:
+        k = m - M_NIP
+        hand_take(d, p, CN)
+        disc_add(d, CN)
+        set_sq(d, d.cat_sq[k], EMPTY)
+        set_sq(d, D4, CAT)
+        d.cat_sq[k] = D4
+        sort_cats(d)
+    else:
+        a = PAIR_A[m - M_SWAP]
+        b = PAIR_B[m - M_SWAP]
+        hand_take(d, p, HS)
+        disc_add(d, HS)
+        va = d.board[a]
+        vb = d.board[b]
+        set_sq(d, a, vb)
+        set_sq(d, b, va)
+    after_card(d, p)
+
+
+cdef uint64_t full_hash(CEData* d) noexcept nogil:
+    cdef uint64_t z = 0
+    cdef int p, t, c, i
+    for i in range(49):
+        z ^= Z_SQ[i][d.board[i]]
+    for p in range(d.h.players):
+        for t in range(CE_UNK + 1):
+            for c in range(d.hand[p][t]):
+                z ^= Z_HAND[p][t][c]
+    for i in range(d.deck_top, CE_CARDS):
+        z ^= Z_DECK[i][d.deck[i]]
+    for t in range(CE_UNK + 1):
+        for c in range(d.discard[t]):
+            z ^= Z_DISC[t][c]
+    z ^= Z_TURN[4 if d.h.current < 0 else d.h.current]
+    z ^= Z_PHASE[d.phase] ^ Z_PLAYED[d.played] ^ Z_PEND[d.pending] ^ Z_ROUND[d.round]
+    z ^= Z_WIN[d.winners]
+    return z
+
+
+cdef int unseen_pool(CEData* d, int seat, unsigned char* pool) noexcept nogil:
+    """Write into pool the cards ``seat`` has not seen (one entry per card); return how many.
+
+    seat < 0: every card whose type this (view) state does not show.
+    """
+    cdef int t, p, i, n = 0, c, known
+    for t in range(CE_TYPES):
+        known = d.discard[t]
+        if seat >= 0:
+            known += d.hand[seat][t]
+        else:
+            for p in range(d.h.players):
+                known += d.hand[p][t]
+            for i in range(d.deck_top, CE_CARDS):
+                if d.deck[i] == t:
+                    known += 1
+        for c in range(COMP[t] - known):
+            pool[n] = t
+            n += 1
+    return n
+
+
+cdef double pos_value(CEData* d, int p, int* thr) noexcept nogil:
+    """The heuristic's view of a position for seat p: its houses minus half its threatened
+    houses, against the mean of the other seats still in; a win or a loss dominates."""
+    cdef int q, k = 0
+    cdef double own, other = 0.0
+    if d.h.terminal:
+        if d.winners >> p & 1:
+            for q in range(d.h.players):
+                k += d.winners >> q & 1
+            return 1000.0 / k
+        return -1000.0
+    if not (d.alive >> p & 1):
+        return -1000.0
+    threats(d, thr)
+    own = d.houses[p] - 0.5 * thr[p]
+    for q in range(d.h.players):
+        if q != p and (d.alive >> q & 1):
+            other += d.houses[q] - 0.5 * thr[q]
+            k += 1
+    if k:
+        other /= k
+    return own - other
+
+
+cdef class CatEarth(State):
+    """A state of Cat Earth (see the module docstring for squares, cards, moves)."""
+
+    game_id = "cat-earth"
+
+    def __cinit__(self):
+        self._data = &self.d
+        self._size = sizeof(CEData)
+
+    cdef State new_empty_c(self):
+        return CatEarth.__new__(CatEarth)
+
+    # -- the hot contract ---------------------------------------------------------------
+    cdef int num_distinct_moves_c(self) noexcept nogil:
+        return CE_MOVES
+
+    cdef int legal_moves_c(self, int* out) noexcept nogil:
+        return gen_moves(&self.d, out)
+
+    cdef void apply_c(self, int m) noexcept nogil:
+        do_move(&self.d, m)
+
+    cdef void returns_c(self, double* out) noexcept nogil:
+        cdef CEData* d = &self.d
+        cdef int p, k = 0
+        for p in range(d.h.players):
+            out[p] = 0.0
+            if d.winners >> p & 1:
+                k += 1
+        if not d.h.terminal or k == 0:
+            return
+        for p in range(d.h.players):
+            if d.winners >> p & 1:
+                out[p] = 1.0 / k
+
+    cdef uint64_t compute_hash_c(self) noexcept nogil:
+        return full_hash(&self.d)
+
+    cdef void reset_c(self, uint64_t seed) noexcept nogil:
+        cdef CEData* d = &self.d
+        cdef int players = d.h.players
+        cdef int setup_random = d.setup_random
+        cdef int t, i, n = 0
+        cdef int buf[64]
+        memset(d, 0, sizeof(CEData))
+        d.h.players = players
+        d.setup_random = setup_random
+        d.h.view_seat = NO_SEAT
+        d.h.rng_known = 1
+        rng_seed(&d.h.rng, seed)
+        for t in range(CE_TYPES):
+            for i in range(COMP[t]):
+                d.deck[n] = t
+                n += 1
+        rng_shuffle_u8(&d.h.rng, d.deck, CE_CARDS)
+        d.deck_top = 0
+        d.board[D4] = CAT
+        d.cat_sq[0] = D4
+        d.ncats = 1
+        d.alive = (1 << players) - 1
+        d.phase = PH_HOUSE
+        d.h.current = 0
+        d.h.hash = full_hash(d)
+        if setup_random:
+            while d.phase < PH_PLAY:
+                n = gen_moves(d, buf)
+                do_move(d, buf[rng_below(&d.h.rng, n)])
+            d.h.ply = 0
+
+    cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
+        cdef CEData* d = &self.d
+        cdef unsigned char pool[40]
+        cdef int n, i = 0, p, j, t
+        # everything `seat` has not seen, dealt at random into the places it cannot see
+        n = unseen_pool(d, seat, pool)
+        rng_shuffle_u8(rng, pool, n)
+        for p in range(d.h.players):
+            if p == seat:
+                j = d.hand[p][CE_UNK]
+                d.hand[p][CE_UNK] = 0
+            else:
+                j = d.hand_size[p]
+                for t in range(CE_UNK + 1):
+                    d.hand[p][t] = 0
+            d.hand_size[p] -= j
+            while j > 0 and i < n:
+                d.hand[p][pool[i]] += 1
+                d.hand_size[p] += 1
+                i += 1
+                j -= 1
+        j = d.discard[CE_UNK]
+        d.discard[CE_UNK] = 0
+        while j > 0 and i < n:
+            d.discard[pool[i]] += 1
+            i += 1
+            j -= 1
+        for j in range(d.deck_top, CE_CARDS):
+            if i < n:
+                d.deck[j] = pool[i]
+                i += 1
+        d.h.view_seat = NO_SEAT
+        d.h.rng_known = 1
+        d.h.rng.s = rng_next(rng)
+        d.h.hash = full_hash(d)
+
+    cdef void hide_c(self, int seat) noexcept nogil:
+        cdef CEData* d = &self.d
+        cdef int p, t, i
+        for p in range(d.h.players):
+            if p != seat:
+                for t in range(CE_TYPES):
+                    d.hand[p][CE_UNK] += d.hand[p][t]
+                    d.hand[p][t] = 0
+        for i in range(d.deck_top, CE_CARDS):
+            d.deck[i] = CE_UNK
+        d.h.view_seat = seat
+        d.h.rng_known = 0
+        d.h.rng.s = 0
+        d.h.hash = full_hash(d)
+
+    cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
+        """A beginner's play. Setup: houses as far from the edge as possible, beside own
+        houses; trees where they guard the most own houses from a push (a house with a tree
+        behind it cannot be pushed that way). Play: try every card and keep the one that most
+        improves (own houses - half the threatened ones) against the other seats' mean; if
+        none improves on playing nothing, ``end``. Discard: the least useful card type."""
+        cdef CEData* d = &self.d
+        cdef CEData tmp
+        cdef int p = d.h.current
+        cdef int n = gen_moves(d, buf)
+        cdef int i, m, sq, dir, nb, v, nbest = 0, choice = buf[0]
+        cdef double score, best = -1e18, base = 0.0
+        cdef int thr[4]
+        if n == 1:
+            return buf[0]
+        if d.phase == PH_PLAY:
+            base = pos_value(d, p, thr)
+        for i in range(n):
+            m = buf[i]
+            if d.phase == PH_HOUSE:
+                sq = m - M_HOUSE
+                score = 2.0 * EDGE_DIST[sq] - (3.0 if NEAR_D4[sq] else 0.0)
+                for dir in range(4):
+                    nb = NEIGH[sq][dir]
+                    if nb >= 0 and d.board[nb] == p + 1:
+                        score += 0.5
+            elif d.phase == PH_TREE:
+                sq = m - M_TREE
+                score = 0.0
+                for dir in range(4):   # the line of houses that has this tree behind it
+                    nb = NEIGH[sq][dir]
+                    while nb >= 0 and is_house(d.board[nb]):
+                        score += 1.0 if d.board[nb] == p + 1 else -0.5
+                        nb = NEIGH[nb][dir]
+            elif d.phase == PH_DISCARD:
+                v = m - M_DISC
+                score = -CARD_VALUE[v] + 0.1 * d.hand[p][v]
+            elif m == M_END:
+                score = base + 1e-6
+            else:
+                memcpy(&tmp, d, sizeof(CEData))
+                do_move(&tmp, m)
+                score = pos_value(&tmp, p, thr)
+            if score > best + 1e-9:
+                best = score
+                nbest = 1
+                choice = m
+            elif score > best - 1e-9:
+                nbest += 1
+                if rng_below(rng, nbest) == 0:
+                    choice = m
+        return choice
+
+    cdef void evaluate_c(self, double* out) noexcept nogil:
+        """Per seat still in: s = max(0.25, houses - 0.5 * threatened houses); the estimate
+        is s^2 / sum(s^2) (seats that are out get 0). During setup every seat gets 1/n."""
+        cdef CEData* d = &self.d
+        cdef double s[4]
+        cdef double total = 0.0, x
+        cdef int thr[4]
+        cdef int p, n = d.h.players
+        if d.h.terminal:
+            self.returns_c(out)
+            return
+        if d.phase < PH_PLAY:
+            for p in range(n):
+                out[p] = 1.0 / n
+            return
+        threats(d, thr)
+        for p in range(n):
+            if d.alive >> p & 1:
+                x = d.houses[p] - 0.5 * thr[p]
+                if x < 0.25:
+                    x = 0.25
+                s[p] = x * x
+            else:
+                s[p] = 0.0
+            total += s[p]
+        for p in range(n):
+            out[p] = s[p] / total
+
+    cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
+        cdef CEData* d = &self.d
+        cdef unsigned char pool[40]
+        cdef int cnt[12]
+        cdef int n, i, t, k = 0
+        if d.h.terminal or d.phase < PH_PLAY or d.hand[d.h.current][CE_UNK] == 0:
+            return 0
+        n = unseen_pool(d, NO_SEAT, pool)
+        if n == 0:
+            return 0
+        memset(cnt, 0, sizeof(cnt))
+        for i in range(n):
+            cnt[pool[i]] += 1
+        for t in range(CE_TYPES):
+            if cnt[t]:
+                outcomes[k] = t
+                weights[k] = cnt[t] / <double>n
+                k += 1
+        return k
+
+    cdef void apply_chance_c(self, int t) noexcept nogil:
+        cdef CEData* d = &self.d
+        cdef int p = d.h.current
+        hand_take(d, p, CE_UNK)
+        hand_add(d, p, t)
+
+    # -- Python API: construction -------------------------------------------------------
+    @staticmethod
+    def new(int players=3, seed=None, **options):
+        """A new game from ``seed`` (random when ``None``).
+
+        :param setup: ``"moves"`` (default): houses and trees are placed by moves;
+            ``"random"``: they are placed at random, legally, from the state's generator,
+            and the game starts with seat 0's first turn.
+        """
+        for key, value in options.items():
+            if key not in OPTIONS:
+                raise ValueError(f"unknown option {key!r} for cat-earth; the options are "
+                                 f"{', '.join(f'{k}={v!r}' for k, v in OPTIONS.items())}")
+            if value not in OPTIONS[key]:
+                raise ValueError(f"option {key}={value!r} for cat-earth is not valid; "
+                                 f"expected one of {', '.join(map(repr, OPTIONS[key]))}")
+        if not 2 <= players <= 4:
+            raise ValueError(f"cat-earth is for 2 to 4 players, not {players}")
+        cdef CatEarth st = CatEarth.__new__(CatEarth)
+        st.d.h.players = players
+        st.d.setup_random = options.get("setup", "moves") == "random"
+        st.reset_c(fresh_seed() if seed is None else seed)
+        return st
+
+    @staticmethod
+    def from_text(str text):
+        """Read the full notation or a seat's view (see :meth:`to_text`)."""
+        return _parse(text)
+
+    # -- Python API: text ---------------------------------------------------------------
+    def _cat_ref(self, int k):
+        return SQ_NAMES[self.d.cat_sq[k]] if k < self.d.ncats else f"cat{k}"
+
+    def _move_to_str(self, int m) -> str:
+        if m < M_TREE:
+            return "H:" + SQ_NAMES[m - M_HOUSE]
+        if m < M_PATH:
+            return "T:" + SQ_NAMES[m - M_TREE]
+        if m < M_TELE:
+            x = m - M_PATH
+            return f"{CARD_NAMES[x >> 4]}:{self._cat_ref((x >> 2) & 3)}{DIRS[x & 3]}"
+        if m < M_NIP:
+            x = m - M_TELE
+            return f"TP:{self._cat_ref(x // 49)}-{SQ_NAMES[x % 49]}"
+        if m < M_SWAP:
+            return f"CN:{self._cat_ref(m - M_NIP)}"
+        if m < M_DISC:
+            x = m - M_SWAP
+            return f"HS:{SQ_NAMES[PAIR_A[x]]}-{SQ_NAMES[PAIR_B[x]]}"
+        if m < M_END:
+            return "x:" + CARD_NAMES[m - M_DISC]
+        return "end"
+
+    def _bad_move(self, s):
+        return InvalidMoveError(
+            f"{s!r} is not a cat-earth move: write H:<square> or T:<square> in setup; a path "
+            f"card, a cat's square and a first direction (FFR:d4N; cards "
+            f"{' '.join(CARD_NAMES[:9])}; directions N E S W); TP:<cat>-<square>; CN:<cat>; "
+            f"HS:<square>-<square>; x:<card> to discard (x:FR, x:TP); or end")
+
+    def _cat_index(self, str s, str ref):
+        if ref.startswith("cat") and len(ref) == 4 and ref[3] in "0123":
+            return int(ref[3])
+        sq = SQ_INDEX.get(ref)
+        if sq is None:
+            raise self._bad_move(s)
+        for k in range(self.d.ncats):
+            if self.d.cat_sq[k] == sq:
+                return k
+        raise IllegalMoveError(f"illegal move {s!r}: there is no cat on {ref} in {self.to_text()!r}")
+
+    def _str_to_move(self, str s) -> int:
+        if s == "end":
+            return M_END
+        card, colon, rest = s.partition(":")
+        if not colon or not rest:
+            raise self._bad_move(s)
+        if card == "H" or card == "T":
+            sq = SQ_INDEX.get(rest)
+            if sq is None:
+                raise self._bad_move(s)
+            return (M_HOUSE if card == "H" else M_TREE) + sq
+        if card == "x":
+            if rest not in CARD_NAMES:
+                raise self._bad_move(s)
+            return M_DISC + CARD_NAMES.index(rest)
+        if card == "CN":
+            return M_NIP + self._cat_index(s, rest)
+        if card == "TP" or card == "HS":
+            a, dash, b = rest.partition("-")
+            if not dash:
+                raise self._bad_move(s)
+            sb = SQ_INDEX.get(b)
+            if sb is None:
+                raise self._bad_move(s)
+            if card == "TP":
+                return M_TELE + 49 * self._cat_index(s, a) + sb
+            sa = SQ_INDEX.get(a)
+            if sa is None or sa == sb:
+                raise self._bad_move(s)
+            return M_SWAP + PAIR[sa][sb]
+        last = rest[len(rest) - 1]
+        if card in PATH_NAMES and len(rest) >= 2 and last in DIRS:
+            c = CARD_NAMES.index(card)
+            return M_PATH + (c * 4 + self._cat_index(s, rest[:len(rest) - 1])) * 4 + DIRS.index(last)
+        raise self._bad_move(s)
+
+    def _board_str(self):
+        d = &self.d
+        return "/".join("".join(BOARD_CHARS[d.board[r * 7 + f]] for f in range(7))
+                        for r in range(6, -1, -1))
+
+    def _hand_str(self, int p):
+        d = &self.d
+        return "".join(CARD_CHARS[t] * d.hand[p][t] for t in range(CE_UNK + 1))
+
+    def to_text(self) -> str:
+        """The full notation (or a view's, with ``?`` for unknown cards), one line::
+
+            players=3 phase=play turn=0 round=1 played=0 pending=0
+            board=..1.0../.02120./0.2.1.2/12.C.01/0.1.0.2/.11T20./..0.1.. hands=24T/15/N6
+            deck=... discard=- winners=- rng=0123456789abcdef
+
+        ``board``: ranks 7 to 1, files a to g (``.`` empty, a digit a house of that seat,
+        ``T`` a tree, ``C`` a cat); ``hands``: each seat's cards (``-`` none), seats separated
+        by ``/``; ``deck``: top card first; ``discard``: the face-up pile, by type;
+        ``played``: cards played this turn; ``pending``: cats waiting for d4 to empty;
+        ``winners``: once the game is over; ``setup=random`` for that option; ``view``:
+        in a view, whose it is.
+        """
+        d = &self.d
+        hands = "/".join(self._hand_str(p) or "-" for p in range(d.h.players))
+        deck = "".join(CARD_CHARS[d.deck[i]] for i in range(d.deck_top, CE_CARDS)) or "-"
+        disc = "".join(CARD_CHARS[t] * d.discard[t] for t in range(CE_UNK + 1)) or "-"
+        win = ",".join(str(p) for p in range(d.h.players) if d.winners >> p & 1) or "-"
+        fields = [
+            f"players={d.h.players}",
+            f"phase={PHASES[d.phase]}",
+            f"turn={'-' if d.h.current < 0 else d.h.current}",
+            f"round={d.round}",
+            f"played={d.played}",
+            f"pending={d.pending}",
+            f"board={self._board_str()}",
+            f"hands={hands}",
+            f"deck={deck}",
+            f"discard={disc}",
+            f"winners={win}",
+            f"rng={rng_text(d.h.rng_known, d.h.rng.s)}",
+        ]
+        if d.setup_random:
+            fields.append("setup=random")
+        if d.h.view_seat >= 0:
+            fields.append(f"view={d.h.view_seat}")
+        return " ".join(fields)
+
+    def scores(self) -> list:
+        """Houses on the board per seat."""
+        return [self.d.houses[p] for p in range(self.d.h.players)]
+
+    def cards(self) -> dict:
+        d = &self.d
+        out = {f"hand{p}": self._hand_str(p) for p in range(d.h.players)}
+        out["deck"] = "".join(CARD_CHARS[d.deck[i]] for i in range(d.deck_top, CE_CARDS))
+        out["discard"] = "".join(CARD_CHARS[t] * d.discard[t] for t in range(CE_UNK + 1))
+        return out
+
+    def knowledge(self) -> dict:
+        everyone = frozenset(range(self.d.h.players))
+        out = {f"hand{p}": frozenset([p]) for p in range(self.d.h.players)}
+        out.update(deck=frozenset(), discard=everyone)
+        return out
+
+    def __str__(self):
+        d = &self.d
+        if d.h.terminal:
+            who = ", ".join(f"seat {p}" for p in range(d.h.players) if d.winners >> p & 1)
+            status = f"game over, won by {who}"
+        else:
+            status = f"seat {d.h.current} to move ({PHASES[d.phase]}"
+            if d.phase == PH_PLAY:
+                status += f", {d.played} card{'s' if d.played != 1 else ''} played"
+            status += ")"
+        lines = [f"Cat Earth, {d.h.players} players, "
+                 + (f"round {d.round}, " if d.round else "setup, ") + status
+                 + (f" (seat {d.h.view_seat}'s view)" if d.h.view_seat >= 0 else "")]
+        lines.append("     a b c d e f g")
+        for r in range(6, -1, -1):
+            row = " ".join(BOARD_CHARS[d.board[r * 7 + f]] for f in range(7))
+            lines.append(f"  {r + 1}  {row}  {r + 1}")
+        lines.append("     a b c d e f g")
+        lines.append("  digits: houses by seat, T: tree, C: cat"
+                     + (f"; {d.pending} cat(s) waiting for d4" if d.pending else ""))
+        lines.append(f"  deck     {CE_CARDS - d.deck_top} cards")
+        disc = [CARD_LONG[t] for t in range(CE_TYPES) for _ in range(d.discard[t])]
+        disc += ["?"] * d.discard[CE_UNK]
+        lines.append(f"  discard  {', '.join(disc) or '(empty)'}")
+        for p in range(d.h.players):
+            mark = ">" if p == d.h.current else " "
+            hand = [CARD_LONG[t] for t in range(CE_TYPES) for _ in range(d.hand[p][t])]
+            hand += ["?"] * d.hand[p][CE_UNK]
+            out = " (out)" if d.phase >= PH_PLAY and not (d.alive >> p & 1) else ""
+            lines.append(f"{mark} seat {p}   houses {d.houses[p]}{out}   hand: "
+                         f"{', '.join(hand) or '(empty)'}")
+        return "\n".join(lines)
+
+    def _check_seat(self, seat):
+        State._check_seat(self, seat)
+        if self.d.h.view_seat >= 0 and seat != self.d.h.view_seat:
+            raise ValueError(f"this state is seat {self.d.h.view_seat}'s view; it cannot stand "
+                             f"for seat {seat}'s knowledge")
+
+
+cdef bint _tree_placement_ok(CEData* d, int sq):
+    """Trees on the board keep the placement rule (checked without the square itself)."""
+    d.board[sq] = EMPTY
+    ok = tree_ok(d, sq)
+    d.board[sq] = TREE
+    return ok
+
+
+def _parse(str text):
+    f = Fields(text, ("players", "phase", "turn", "round", "played", "pending", "board",
+                      "hands", "deck", "discard", "winners", "rng"), ("setup", "view"))
+    cdef CatEarth st = CatEarth.__new__(CatEarth)
+    cdef CEData* d = &st.d
+    cdef int n = f.int("players", 2, 4)
+    cdef int sq, p, t, i
+    d.h.players = n
+    d.h.view_seat = f.int("view", 0, n - 1) if "view" in f else NO_SEAT
+    if "setup" in f:
+        if f["setup"].value not in OPTIONS["setup"]:
+            raise f.error(f["setup"], "expected moves or random")
+        d.setup_random = f["setup"].value == "random"
+    ph = f["phase"]
+    if ph.value not in PHASES:
+        raise f.error(ph, f"expected one of {', '.join(PHASES)}")
+    d.phase = PHASES.index(ph.value)
+    counts = [0] * 13
+
+    # the board
+    bf = f["board"]
+    rows = bf.value.split("/")
+    if len(rows) != 7:
+        raise f.error(bf, f"expected 7 ranks (7 to 1) separated by /, got {len(rows)}")
+    off = 0
+    ntrees = 0
+    for ri, row in enumerate(rows):
+        if len(row) != 7:
+            raise f.error(bf, f"rank {7 - ri} needs 7 squares (a to g), got {len(row)}", off,
+                          len(row) or 1)
+        for fi, ch in enumerate(row):
+            valid = "." + "0123"[:n] + "TC"
+            if ch not in valid:
+                raise f.error(bf, f"{ch!r} is not a square; squares are {' '.join(valid)}",
+                              off + fi, 1)
+            sq = (6 - ri) * 7 + fi
+            v = BOARD_CHARS.index(ch)
+            d.board[sq] = v
+            if is_house(v):
+                d.houses[v - 1] += 1
+            elif v == TREE:
+                ntrees += 1
+            elif v == CAT:
+                if d.ncats == 4:
+                    raise f.error(bf, "more than 4 cats", off + fi, 1)
+                d.cat_sq[d.ncats] = sq
+                d.ncats += 1
+        off += len(row) + 1
+    sort_cats(d)
+    per = HOUSES_EACH[n]
+    for p in range(n):
+        if d.houses[p] > per:
+            raise f.error(bf, f"seat {p} has {d.houses[p]} houses; with {n} players each has {per}")
+    if ntrees > n * TREES_EACH[n]:
+        raise f.error(bf, f"{ntrees} trees; with {n} players there are {n * TREES_EACH[n]}")
+    for sq in range(49):
+        if d.board[sq] == TREE and not _tree_placement_ok(d, sq):
+            raise f.error(bf, f"the tree on {SQ_NAMES[sq]} is on or next to d4 or next to "
+                          f"another tree")
+    if d.ncats == 0:
+        raise f.error(bf, "no cat on the board; the game starts with one on d4")
+    pending = f.int("pending", 0, 3)
+    if d.ncats + pending > 4:
+        raise f.error(f["pending"], f"{d.ncats} cats on the board and {pending} waiting: "
+                      f"there are only 4 cats")
+    d.pending = pending
+
+    def cards(key, value, offset):
+        out = []
+        for i, ch in enumerate(value):
+            if ch not in CARD_CHARS:
+                raise f.error(f[key], f"{ch!r} is not a card; cards are "
+                              f"{' '.join(CARD_CHARS)}", offset + i, 1)
+            out.append(CARD_CHARS.index(ch))
+            counts[CARD_CHARS.index(ch)] += 1
+        return out
+
+    hf = f["hands"]
+    parts = hf.value.split("/")
+    if len(parts) != n:
+        raise f.error(hf, f"expected {n} hands separated by /, got {len(parts)}")
+    off = 0
+    for p, part in enumerate(parts):
+        hand = [] if part == "-" else cards("hands", part, off)
+        if len(hand) > HAND_LIMIT + 1:
+            raise f.error(hf, f"seat {p} holds {len(hand)} cards; a hand has at most 5", off,
+                          len(part) or 1)
+        for t in hand:
+            d.hand[p][t] += 1
+        d.hand_size[p] = len(hand)
+        off += len(part) + 1
+    dv = f["deck"].value
+    deck = [] if dv == "-" else cards("deck", dv, 0)
+    if len(deck) > CE_CARDS:
+        raise f.error(f["deck"], f"{len(deck)} cards is more than the deck has")
+    d.deck_top = CE_CARDS - len(deck)
+    for i, t in enumerate(deck):
+        d.deck[d.deck_top + i] = t
+    dv = f["discard"].value
+    for t in ([] if dv == "-" else cards("discard", dv, 0)):
+        d.discard[t] += 1
+    # every card of the deck must be somewhere
+    for t in range(CE_TYPES):
+        if counts[t] > COMP[t]:
+            raise NotationError(f"{counts[t]} {CARD_LONG[t]} cards, but the deck has "
+                                f"{COMP[t]}", text)
+    if sum(counts) != CE_CARDS:
+        raise NotationError(f"the notation holds {sum(counts)} cards; Cat Earth has "
+                            f"{CE_CARDS}", text)
+    if counts[CE_UNK] and d.h.view_seat < 0:
+        raise NotationError("unknown cards (?) appear only in a seat's view, which has "
+                            "view=<seat>", text)
+
+    rnd = f.int("round", 0, MAX_ROUNDS)
+    played = f.int("played", 0, MAX_PLAYS - 1)
+    d.round = rnd
+    d.played = played
+    wf = f["winners"]
+    winners = 0
+    if wf.value != "-":
+        for part in wf.value.split(","):
+            if not part.isdigit() or int(part) >= n or (winners >> int(part) & 1):
+                raise f.error(wf, f"expected - or distinct seats 0 to {n - 1} separated by ,")
+            winners |= 1 << int(part)
+    tf = f["turn"]
+    total_houses = sum(d.houses[p] for p in range(n))
+    setup_cards = all(d.hand_size[p] == 0 for p in range(n)) and len(deck) == CE_CARDS
+
+    if d.phase <= PH_TREE:
+        if not setup_cards:
+            raise NotationError("during setup all 40 cards are in the deck", text)
+        if d.ncats != 1 or d.board[D4] != CAT or pending:
+            raise f.error(bf, "during setup the only cat is on d4")
+        if rnd != 0 or played != 0 or winners:
+            raise NotationError("during setup round and played are 0 and winners is -", text)
+        for sq in range(49):
+            if is_house(d.board[sq]) and not START[n][sq]:
+                raise f.error(bf, f"a house on {SQ_NAMES[sq]}, which is no starting square "
+                              f"for {n} players")
+        if d.phase == PH_HOUSE:
+            placed = total_houses
+            if ntrees or placed >= n * per:
+                raise f.error(ph, "houses are placed before trees, until all are down")
+            for p in range(n):
+                if d.houses[p] != placed // n + (1 if p < placed % n else 0):
+                    raise f.error(bf, "houses are placed one at a time from seat 0 clockwise")
+            turn = placed % n
+        else:
+            if total_houses != n * per or any(d.houses[p] != per for p in range(n)):
+                raise f.error(ph, f"trees come after all houses ({per} each) are placed")
+            if ntrees >= n * TREES_EACH[n]:
+                raise f.error(ph, "all trees are placed; the game is in play")
+            placed = n * per + ntrees
+            turn = ((n - 1 - ntrees) % n + n) % n
+        if f.int("turn", 0, n - 1) != turn:
+            raise f.error(tf, f"seat {turn} places next")
+        d.placed = placed
+        d.alive = (1 << n) - 1
+        d.h.current = turn
+    else:
+        d.placed = n * per + n * TREES_EACH[n]
+        if ntrees != n * TREES_EACH[n]:
+            raise f.error(bf, f"the game is in play: all {n * TREES_EACH[n]} trees are placed")
+        if rnd < 1:
+            raise f.error(f["round"], "in play, rounds count from 1")
+        for p in range(n):
+            if d.houses[p] > 0:
+                d.alive |= 1 << p
+            elif d.hand_size[p] > 0:
+                raise f.error(hf, f"seat {p} is out (no houses) and holds no cards")
+        if pending and d.board[D4] == EMPTY:
+            raise f.error(f["pending"], "a waiting cat enters as soon as d4 is empty")
+        if d.phase == PH_OVER:
+            if tf.value != "-":
+                raise f.error(tf, "the game is over: turn must be -")
+            if winners == 0:
+                raise f.error(wf, "the game is over: name the winners")
+            if d.alive:
+                best = max(d.houses[p] for p in range(n))
+                expect = sum(1 << p for p in range(n) if d.houses[p] == best)
+                if winners != expect:
+                    raise f.error(wf, "the players with the most houses win")
+                if d.alive & (d.alive - 1) and rnd != MAX_ROUNDS:
+                    raise f.error(f["round"], "with two players still in, the game ends only "
+                                  "after round 100")
+            if played:
+                raise f.error(f["played"], "the game is over: played is 0")
+            d.h.current = NO_SEAT
+            d.h.terminal = 1
+            d.winners = winners
+        else:
+            if winners:
+                raise f.error(wf, "the game is not over: winners is -")
+            if d.alive & (d.alive - 1) == 0:
+                raise f.error(bf, "with fewer than two players holding houses the game is over")
+            cur = f.int("turn", 0, n - 1)
+            if not d.alive >> cur & 1:
+                raise f.error(tf, f"seat {cur} is out and cannot be the seat to move")
+            if CE_CARDS - d.deck_top == 0:
+                raise f.error(f["deck"], "in play the deck is never empty (it is reshuffled "
+                              "the moment its last card is drawn)")
+            for p in range(n):
+                if p != cur and d.hand_size[p] > HAND_LIMIT:
+                    raise f.error(hf, f"seat {p} holds {d.hand_size[p]} cards; between turns "
+                                  f"a hand has at most 4")
+            if d.phase == PH_PLAY:
+                if d.hand_size[cur] == 0 or d.hand_size[cur] + played > HAND_LIMIT + 1:
+                    raise f.error(hf, f"seat {cur} to play holds 1 to {HAND_LIMIT + 1 - played} "
+                                  f"cards after playing {played}")
+            else:
+                if d.hand_size[cur] <= HAND_LIMIT or played:
+                    raise f.error(ph, "a player discards only when holding more than 4 cards "
+                                  "after playing none")
+            d.h.current = cur
+    r = f.rng()
+    d.h.rng_known = r is not None
+    d.h.rng.s = 0 if r is None else r
+    if d.h.view_seat < 0 and r is None:
+        raise f.error(f["rng"], "a full state has its generator (16 hex digits)")
+    d.h.hash = full_hash(d)
+    return st

@@ -1,0 +1,1131 @@
+# cython: language_level=3
+"""The Cat (``the-cat``): rules in ``docs/rules/the-cat.rst``.
+
+The real-time game is played in *ticks*. In every tick each seat chooses one action, one seat
+after another in seat order (``current_player`` walks 0, 1, ..), each choice hidden from the
+others; when the last seat has chosen, the tick resolves in priority order starting with seat
+``tick mod players``.
+
+Cards are moods ``0..12``, written ``1 2 .. 9 a b c d`` (moods 1-13); ``?`` is a card a seat's
+view does not know. With 2 players only moods 1-9 are used.
+
+Moves (ints ``0..21``), with their text:
+
+======  ===========================================  ===========
+int     move                                         text
+======  ===========================================  ===========
+0       do nothing this tick                         ``wait``
+1       call Stop                                    ``stop``
+2-5     pick up own pile k (k = m-2)                 ``pick<k>``
+6-21    swap: card i of the held pile <-> centre j   ``swap<i><j>``
+        (m = 6 + 4*i + j)
+======  ===========================================  ===========
+
+``observe_move`` returns the move itself to the seat that chose it and ``22`` (``TC_HIDDEN``,
+"this seat chose something you cannot see") to every other seat: a choice is secret until the
+tick resolves, and its effects are then public in the state itself.
+"""
+from libc.stdint cimport uint64_t
+from libc.string cimport memset, memcpy
+from libc.math cimport exp
+
+from catsearch._core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8, fill_keys
+from catsearch._core.state cimport State, Header, NO_SEAT, MAX_PLAYERS, header
+
+from catsearch._core.notation import Fields, rng_text
+from catsearch._core.state import fresh_seed
+from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
+
+MOODS = "123456789abcd"
+CARD_CHARS = MOODS + "?"
+TARGETS = (20, 12)
+OPTIONS = ("target",)
+KNOWN_CHARS = "-o*"     # a pile card known to nobody, to its owner only, to everyone
+
+cdef enum:
+    M_WAIT = 0
+    M_STOP = 1
+    M_PICK = 2
+    M_SWAP = 6
+
+# Zobrist keys, drawn once at import from fixed seeds.
+cdef uint64_t Z_CENTRE[4][14]
+cdef uint64_t Z_PILE[4][4][4][14]
+cdef uint64_t Z_KNOWN[4][4][4][16]
+cdef uint64_t Z_HELD[4][5]          # pile held + 1 (0: none)
+cdef uint64_t Z_PEND[4][24]         # pending + 1 (0: not chosen, 23: hidden)
+cdef uint64_t Z_SCORE[4][64]
+cdef uint64_t Z_TURN[5]             # current + 1 (0: nobody)
+cdef uint64_t Z_PRIO[4]             # tick mod players: the seat with priority
+cdef uint64_t Z_RTICK[201]
+cdef uint64_t Z_ROUND[51]
+cdef uint64_t Z_PHASE[16]
+cdef uint64_t Z_TARGET12[1]
+fill_keys(&Z_CENTRE[0][0], 4 * 14, 0x5443_0001)
+fill_keys(&Z_PILE[0][0][0][0], 4 * 4 * 4 * 14, 0x5443_0002)
+fill_keys(&Z_KNOWN[0][0][0][0], 4 * 4 * 4 * 16, 0x5443_0003)
+fill_keys(&Z_HELD[0][0], 4 * 5, 0x5443_0004)
+fill_keys(&Z_PEND[0][0], 4 * 24, 0x5443_0005)
+fill_keys(&Z_SCORE[0][0], 4 * 64, 0x5443_0006)
+fill_keys(&Z_TURN[0], 5, 0x5443_0007)
+fill_keys(&Z_PRIO[0], 4, 0x5443_0008)
+fill_keys(&Z_RTICK[0], 201, 0x5443_0009)
+fill_keys(&Z_ROUND[0], 51, 0x5443_000A)
+fill_keys(&Z_PHASE[0], 16, 0x5443_000B)
+fill_keys(&Z_TARGET12[0], 1, 0x5443_000C)
+
+
+# -- small mutators that keep the hash in step -------------------------------------------
+
+cdef inline void set_turn(TCData* d, int p) noexcept nogil:
+    d.h.hash ^= Z_TURN[d.h.current + 1] ^ Z_TURN[p + 1]
+    d.h.current = p
+
+cdef inline void set_pending(TCData* d, int p, int m) noexcept nogil:
+    d.h.hash ^= Z_PEND[p][d.pending[p] + 1] ^ Z_PEND[p][m + 1]
+    d.pending[p] = <signed char>m
+
+cdef inline void set_held(TCData* d, int p, int k) noexcept nogil:
+    d.h.hash ^= Z_HELD[p][d.held[p] + 1] ^ Z_HELD[p][k + 1]
+    d.held[p] = <signed char>k
+
+cdef inline void set_known(TCData* d, int p, int k, int i, int mask) noexcept nogil:
+    d.h.hash ^= Z_KNOWN[p][k][i][d.known[p][k][i]] ^ Z_KNOWN[p][k][i][mask]
+    d.known[p][k][i] = <unsigned char>mask
+
+cdef inline void set_pile(TCData* d, int p, int k, int i, int c) noexcept nogil:
+    d.h.hash ^= Z_PILE[p][k][i][d.pile[p][k][i]] ^ Z_PILE[p][k][i][c]
+    d.pile[p][k][i] = <unsigned char>c
+
+cdef inline void set_centre(TCData* d, int j, int c) noexcept nogil:
+    d.h.hash ^= Z_CENTRE[j][d.centre[j]] ^ Z_CENTRE[j][c]
+    d.centre[j] = <unsigned char>c
+
+cdef inline int phase_index(TCData* d) noexcept nogil:
+    if d.phase == 2:
+        return 10 + d.caller + 1
+    return d.phase * 5
+
+cdef inline void set_phase(TCData* d, int phase, int caller) noexcept nogil:
+    d.h.hash ^= Z_PHASE[phase_index(d)]
+    d.phase = phase
+    d.caller = caller
+    d.h.hash ^= Z_PHASE[phase_index(d)]
+
+cdef inline int everyone(TCData* d) noexcept nogil:
+    return (1 << d.h.players) - 1
+
+
+cdef uint64_t full_hash(TCData* d) noexcept nogil:
+    cdef uint64_t z = 0
+    cdef int p, k, i, j, n = d.h.players
+    for p in range(n):
+        z ^= Z_SCORE[p][d.score[p]]
+        z ^= Z_HELD[p][d.held[p] + 1]
+        z ^= Z_PEND[p][d.pending[p] + 1]
+        for k in range(d.npiles):
+            for i in range(4):
+                z ^= Z_PILE[p][k][i][d.pile[p][k][i]]
+                z ^= Z_KNOWN[p][k][i][d.known[p][k][i]]
+    for j in range(4):
+        z ^= Z_CENTRE[j][d.centre[j]]
+    z ^= Z_TURN[d.h.current + 1]
+    z ^= Z_PRIO[d.tick % n]
+    z ^= Z_RTICK[d.rtick]
+    z ^= Z_ROUND[d.rnd]
+    z ^= Z_PHASE[phase_index(d)]
+    if d.target == 12:
+        z ^= Z_TARGET12[0]
+    return z
+
+
+cdef inline int legal_for(TCData* d, int p, int* out) noexcept nogil:
+    """The legal actions of seat p this tick (they depend only on the pile it holds)."""
+    cdef int n = 2, k, s
+    cdef int hk = d.held[p]
+    out[0] = M_WAIT
+    out[1] = M_STOP
+    for k in range(d.npiles):
+        if k != hk:
+            out[n] = M_PICK + k
+            n += 1
+    if hk >= 0:
+        for s in range(16):
+            out[n] = M_SWAP + s
+            n += 1
+    return n
+
+
+cdef void deal(TCData* d) noexcept nogil:
+    """A new round: shuffle and deal from the state's generator (unknown cards in a view,
+    whose generator is hidden); nobody holds a pile, nobody has seen a pile."""
+    cdef unsigned char deck[52]
+    cdef int ncards = d.nmoods * 4
+    cdef int p, k, i, c = 0
+    if d.h.rng_known:
+        for i in range(ncards):
+            deck[i] = <unsigned char>(i >> 2)
+        rng_shuffle_u8(&d.h.rng, deck, ncards)
+    else:
+        memset(deck, TC_UNK, sizeof(deck))
+    for p in range(d.h.players):
+        d.held[p] = -1
+        d.pending[p] = TC_NOT_CHOSEN
+        for k in range(d.npiles):
+            for i in range(4):
+                d.pile[p][k][i] = deck[c]
+                d.known[p][k][i] = 0
+                c += 1
+    for i in range(4):
+        d.centre[i] = deck[c]
+        c += 1
+
+
+cdef inline bint pile_complete(TCData* d, int p, int k) noexcept nogil:
+    cdef unsigned char* c = d.pile[p][k]
+    return c[0] != TC_UNK and c[0] == c[1] and c[0] == c[2] and c[0] == c[3]
+
+
+cdef void finish_round(TCData* d, int caller) noexcept nogil:
+    """Score the round (caller -1: the round cap, nobody called), then end the game or deal
+    the next round."""
+    cdef int p, k, i, c, pts, n = d.h.players
+    cdef bint over = False
+    for p in range(n):
+        c = 0
+        for k in range(d.npiles):
+            if pile_complete(d, p, k):
+                c += 1
+        if p == caller:
+            pts = c + 1 if c == d.npiles else 0
+        else:
+            pts = c
+        d.score[p] += pts
+        if d.score[p] >= d.target:
+            over = True
+    d.phase = 0
+    d.caller = -1
+    for p in range(n):
+        d.pending[p] = TC_NOT_CHOSEN
+    if over or d.rnd >= TC_MAX_ROUNDS:
+        # the game is over: every pile has been turned over for scoring, none is held
+        d.h.terminal = 1
+        d.h.current = NO_SEAT
+        for p in range(n):
+            d.held[p] = -1
+            for k in range(d.npiles):
+                for i in range(4):
+                    d.known[p][k][i] = <unsigned char>everyone(d)
+    else:
+        d.rnd += 1
+        d.rtick = 0
+        deal(d)
+        d.h.current = 0
+    d.h.hash = full_hash(d)
+
+
+cdef int scoring_slot(TCData* d) noexcept nogil:
+    """In a view at the end of a round: the first unknown pile card that scoring needs (in a
+    pile that could still be four of a kind), as p*16 + k*4 + i; -1 if none."""
+    cdef int p, k, i, first, mood, c
+    cdef bint ok
+    for p in range(d.h.players):
+        for k in range(d.npiles):
+            first = -1
+            mood = -1
+            ok = True
+            for i in range(4):
+                c = d.pile[p][k][i]
+                if c == TC_UNK:
+                    if first < 0:
+                        first = i
+                elif mood < 0:
+                    mood = c
+                elif c != mood:
+                    ok = False
+            if ok and first >= 0:
+                return p * 16 + k * 4 + first
+    return -1
+
+
+cdef int reveal_slot(TCData* d) noexcept nogil:
+    """In a view during play: the first card the view's seat now sees but holds as unknown
+    (a centre card, or a card of a pile it has looked at); 64 + j for centre slot j, else
+    p*16 + k*4 + i; -1 if none."""
+    cdef int p, k, i, j
+    cdef int bit = 1 << d.h.view_seat
+    for j in range(4):
+        if d.centre[j] == TC_UNK:
+            return 64 + j
+    for p in range(d.h.players):
+        for k in range(d.npiles):
+            for i in range(4):
+                if d.pile[p][k][i] == TC_UNK and d.known[p][k][i] & bit:
+                    return p * 16 + k * 4 + i
+    return -1
+
+
+cdef void end_round(TCData* d, int caller) noexcept nogil:
+    if d.h.view_seat >= 0 and scoring_slot(d) >= 0:
+        # a view cannot score piles it has not seen: chance reveals them first
+        set_phase(d, 2, caller)
+        set_turn(d, NO_SEAT)
+        return
+    finish_round(d, caller)
+
+
+cdef void resolve(TCData* d) noexcept nogil:
+    """Resolve the tick: every seat's choice in priority order from seat tick mod n; a swap
+    fails if an earlier action of the tick already swapped its centre slot; Stop ends the
+    round at once, voiding the actions after it."""
+    cdef int n = d.h.players
+    cdef int first = d.tick % n
+    cdef int touched = 0, caller = -1
+    cdef int r, p, m, s, i, j, k, c
+    for r in range(n):
+        p = first + r
+        if p >= n:
+            p -= n
+        m = d.pending[p]
+        if m == M_STOP:
+            caller = p
+            break
+        if m >= M_SWAP:
+            s = m - M_SWAP
+            i = s >> 2
+            j = s & 3
+            if touched & (1 << j):
+                continue          # first touch: somebody took centre slot j this tick
+            touched |= 1 << j
+            k = d.held[p]
+            c = d.pile[p][k][i]
+            set_pile(d, p, k, i, d.centre[j])
+            set_centre(d, j, c)
+            set_known(d, p, k, i, everyone(d))
+        elif m >= M_PICK:
+            k = m - M_PICK
+            set_held(d, p, k)
+            for i in range(4):
+                set_known(d, p, k, i, d.known[p][k][i] | (1 << p))
+    for p in range(n):
+        set_pending(d, p, TC_NOT_CHOSEN)
+    d.h.hash ^= Z_PRIO[d.tick % n] ^ Z_RTICK[d.rtick]
+    d.tick += 1
+    d.rtick += 1
+    d.h.hash ^= Z_PRIO[d.tick % n] ^ Z_RTICK[d.rtick]
+    if caller >= 0:
+        end_round(d, caller)
+    elif d.rtick >= TC_ROUND_TICKS:
+        end_round(d, -1)
+    else:
+        set_turn(d, 0)
+
+
+cdef int unseen_counts(TCData* d, int seat, int* counts) noexcept nogil:
+    """Per mood, how many cards are not in a place ``seat`` knows (seat < 0: in a view, the
+    cards not shown anywhere); return the total."""
+    cdef int t, p, k, i, c, total = 0
+    cdef int bit = (1 << seat) if seat >= 0 else 0
+    for t in range(13):
+        counts[t] = 4 if t < d.nmoods else 0
+    for i in range(4):
+        if d.centre[i] != TC_UNK:
+            counts[d.centre[i]] -= 1
+    for p in range(d.h.players):
+        for k in range(d.npiles):
+            for i in range(4):
+                c = d.pile[p][k][i]
+                if c != TC_UNK and (seat < 0 or d.known[p][k][i] & bit):
+                    counts[c] -= 1
+    for t in range(13):
+        total += counts[t]
+    return total
+
+
+cdef inline bint pile_looked(TCData* d, int p, int k, int bit) noexcept nogil:
+    cdef int i
+    for i in range(4):
+        if d.pile[p][k][i] == TC_UNK or not (d.known[p][k][i] & bit):
+            return False
+    return True
+
+
+cdef int best_swap(TCData* d, int p, int k, int* gain, int* move) noexcept nogil:
+    """For seat p's pile k (all four cards known): the swap with the centre that most raises
+    the sum of squared mood counts (gain = how much; ties: the lowest move), and the pile's
+    largest mood count, which is returned."""
+    cdef int cnt[14]
+    cdef int i, j, x, m, g, top = 0
+    memset(cnt, 0, sizeof(cnt))
+    for i in range(4):
+        cnt[d.pile[p][k][i]] += 1
+    for i in range(13):
+        if cnt[i] > top:
+            top = cnt[i]
+    gain[0] = -1
+    move[0] = -1
+    if top == 4:
+        return top
+    for i in range(4):
+        x = d.pile[p][k][i]
+        for j in range(4):
+            m = d.centre[j]
+            if m == x or m == TC_UNK:
+                continue
+            g = 2 * (cnt[m] - cnt[x] + 1)
+            if g > gain[0]:
+                gain[0] = g
+                move[0] = M_SWAP + 4 * i + j
+    return top
+
+
+cdef class TheCat(State):
+    """A state of The Cat (see the module docstring for cards, moves and ticks)."""
+
+    game_id = "the-cat"
+
+    def __cinit__(self):
+        self._data = &self.d
+        self._size = sizeof(TCData)
+
+    cdef State new_empty_c(self):
+        return TheCat.__new__(TheCat)
+
+    # -- the hot contract ---------------------------------------------------------------
+    cdef int num_distinct_moves_c(self) noexcept nogil:
+        return TC_MOVES
+
+    cdef int legal_moves_c(self, int* out) noexcept nogil:
+        cdef TCData* d = &self.d
+        if d.h.current < 0:
+            return 0
+        return legal_for(d, d.h.current, out)
+
+    cdef void apply_c(self, int m) noexcept nogil:
+        cdef TCData* d = &self.d
+        cdef int p = d.h.current
+        cdef int q
+        set_pending(d, p, m)
+        d.h.ply += 1
+        if p + 1 < d.h.players:
+            set_turn(d, p + 1)
+            return
+        if d.h.view_seat >= 0:
+            for q in range(d.h.players):
+                if d.pending[q] == TC_PEND_UNK:
+                    # a view cannot resolve choices it does not know: chance reveals them
+                    set_phase(d, 1, -1)
+                    set_turn(d, NO_SEAT)
+                    return
+        resolve(d)
+
+    cdef void returns_c(self, double* out) noexcept nogil:
+        cdef TCData* d = &self.d
+        cdef int p, best = -1, k = 0
+        for p in range(d.h.players):
+            out[p] = 0.0
+        if not d.h.terminal:
+            return
+        for p in range(d.h.players):
+            if d.score[p] > best:
+                best = d.score[p]
+                k = 1
+            elif d.score[p] == best:
+                k += 1
+        for p in range(d.h.players):
+            if d.score[p] == best:
+                out[p] = 1.0 / k
+
+    cdef uint64_t compute_hash_c(self) noexcept nogil:
+        return full_hash(&self.d)
+
+    cdef void reset_c(self, uint64_t seed) noexcept nogil:
+        cdef TCData* d = &self.d
+        cdef int players = d.h.players
+        cdef int target = d.target
+        memset(d, 0, sizeof(TCData))
+        d.h.players = players
+        d.h.view_seat = NO_SEAT
+        d.h.rng_known = 1
+        rng_seed(&d.h.rng, seed)
+        d.target = target
+        d.nmoods = 9 if players == 2 else 13
+        d.npiles = 3 if players == 4 else 4
+        d.rnd = 1
+        d.caller = -1
+        deal(d)
+        d.h.current = 0
+        d.h.hash = full_hash(d)
+
+    cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
+        cdef TCData* d = &self.d
+        cdef int counts[13]
+        cdef unsigned char pool[52]
+        cdef unsigned char* places[52]
+        cdef int acts[TC_MOVES]
+        cdef int t, p, k, i, c, np = 0, nplaces = 0, na
+        cdef int bit = 1 << seat
+        # the cards `seat` has not seen, dealt at random into the places it cannot see
+        for t in range(13):
+            counts[t] = 4 if t < d.nmoods else 0
+        for i in range(4):
+            if d.centre[i] == TC_UNK:
+                places[nplaces] = &d.centre[i]
+                nplaces += 1
+            else:
+                counts[d.centre[i]] -= 1
+        for p in range(d.h.players):
+            for k in range(d.npiles):
+                for i in range(4):
+                    c = d.pile[p][k][i]
+                    if c == TC_UNK or not (d.known[p][k][i] & bit):
+                        places[nplaces] = &d.pile[p][k][i]
+                        nplaces += 1
+                    else:
+                        counts[c] -= 1
+        for t in range(13):
+            for i in range(counts[t]):
+                pool[np] = <unsigned char>t
+                np += 1
+        rng_shuffle_u8(rng, pool, np)
+        for i in range(nplaces):
+            places[i][0] = pool[i]
+        # the others' choices in this tick: drawn uniformly from their legal actions
+        for p in range(d.h.players):
+            if p != seat and d.pending[p] != TC_NOT_CHOSEN:
+                na = legal_for(d, p, acts)
+                d.pending[p] = <signed char>acts[rng_below(rng, na)]
+        d.h.view_seat = NO_SEAT
+        d.h.rng_known = 1
+        d.h.rng.s = rng_next(rng)
+        d.h.hash = full_hash(d)
+        if d.phase == 1:
+            set_phase(d, 0, -1)
+            resolve(d)
+        elif d.phase == 2:
+            finish_round(d, d.caller)
+
+    cdef void hide_c(self, int seat) noexcept nogil:
+        cdef TCData* d = &self.d
+        cdef int p, k, i
+        cdef int bit = 1 << seat
+        for p in range(d.h.players):
+            for k in range(d.npiles):
+                for i in range(4):
+                    if not (d.known[p][k][i] & bit):
+                        d.pile[p][k][i] = TC_UNK
+            if p != seat and d.pending[p] != TC_NOT_CHOSEN:
+                d.pending[p] = TC_PEND_UNK
+        d.h.view_seat = seat
+        d.h.rng_known = 0
+        d.h.rng.s = 0
+        d.h.hash = full_hash(d)
+
+    cdef int observe_move_c(self, int move, int seat) noexcept nogil:
+        """The seat that chooses sees its move; every other seat only sees that it chose
+        (``TC_HIDDEN``); what the choices did is public once the tick resolves."""
+        if seat == self.d.h.current:
+            return move
+        return TC_HIDDEN
+
+    cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
+        """A beginner's play, from what the seat to move knows (its looked-at piles and the
+        centre): call Stop when every own pile is four of a kind; holding a pile that a centre
+        card improves, make the best such swap; else pick up a pile not looked at yet, or one
+        the centre improves; else, now and then, make a swap that leaves the held pile no
+        worse (it moves the centre on); else keep an unfinished pile in hand, or wait.
+
+        A swap of a pile card of mood x (c_x copies in the pile) for a centre card of mood m
+        (c_m copies) improves the pile when c_m >= c_x: the sum of squared mood counts grows
+        by 2 (c_m - c_x + 1); it is neutral when c_m = c_x - 1."""
+        cdef TCData* d = &self.d
+        cdef int p = d.h.current
+        cdef int bit = 1 << p
+        cdef int hk = d.held[p]
+        cdef int gain[4]
+        cdef int move[4]
+        cdef bint looked[4]
+        cdef int have[4]
+        cdef int k, i, best, nbest
+        cdef bint all_done = True
+        if p < 0:
+            return M_WAIT       # a view waiting for chance: nobody decides
+        for k in range(d.npiles):
+            looked[k] = pile_looked(d, p, k, bit)
+            have[k] = 0
+            gain[k] = -1
+            move[k] = -1
+            if looked[k]:
+                have[k] = best_swap(d, p, k, &gain[k], &move[k])
+            if have[k] < 4:
+                all_done = False
+        if all_done:
+            return M_STOP
+        if hk >= 0 and gain[hk] > 0:
+            return move[hk]
+        # pick up a pile: unlooked first, then one the centre improves
+        nbest = 0
+        best = -1
+        for k in range(d.npiles):
+            if k != hk and not looked[k]:
+                nbest += 1
+                if rng_below(rng, nbest) == 0:
+                    best = k
+        if best >= 0:
+            return M_PICK + best
+        for k in range(d.npiles):
+            if k != hk and gain[k] > 0:
+                nbest += 1
+                if rng_below(rng, nbest) == 0:
+                    best = k
+        if best >= 0:
+            return M_PICK + best
+        if hk >= 0 and have[hk] < 4 and gain[hk] == 0 and rng_below(rng, 4) == 0:
+            return move[hk]
+        if hk < 0 or have[hk] == 4:
+            # hold the unfinished pile closest to done, ready for the centre to change
+            for k in range(d.npiles):
+                if k != hk and have[k] < 4 and (best < 0 or have[k] > have[best]):
+                    best = k
+            if best >= 0:
+                return M_PICK + best
+        return M_WAIT
+
+    cdef void evaluate_c(self, double* out) noexcept nogil:
+        """Points so far plus this round's prospects: per pile 1 for four of a kind, 0.4 for
+        three, 0.1 for two of one mood (known cards only), and the caller's bonus point when
+        every pile is done; turned into win chances by a softmax (temperature 1/0.6)."""
+        cdef TCData* d = &self.d
+        cdef double s[4]
+        cdef double x[4]
+        cdef double total = 0.0, top = -1e9, v
+        cdef int cnt[14]
+        cdef int p, k, i, t, m, done, n = d.h.players
+        if d.h.terminal:
+            self.returns_c(out)
+            return
+        for p in range(n):
+            v = d.score[p]
+            done = 0
+            for k in range(d.npiles):
+                memset(cnt, 0, sizeof(cnt))
+                for i in range(4):
+                    cnt[d.pile[p][k][i]] += 1
+                m = 0
+                for t in range(13):
+                    if cnt[t] > m:
+                        m = cnt[t]
+                if m == 4:
+                    v += 1.0
+                    done += 1
+                elif m == 3:
+                    v += 0.4
+                elif m == 2:
+                    v += 0.1
+            if done == d.npiles:
+                v += 1.0
+            x[p] = v
+            if v > top:
+                top = v
+        for p in range(n):
+            s[p] = exp(0.6 * (x[p] - top))
+            total += s[p]
+        for p in range(n):
+            out[p] = s[p] / total
+
+    cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
+        """In a view only. Phase 1 (a tick waits on hidden choices): the first hidden choice,
+        each legal action of that seat equally likely (outcome ``TC_CH_ACTION + move``).
+        Else a card the view must now see but holds as unknown (a centre card, a pile card
+        the seat looked at, or at the end of a round a pile card that scoring needs): the
+        moods, weighted by how many of each the seat has not seen."""
+        cdef TCData* d = &self.d
+        cdef int acts[TC_MOVES]
+        cdef int counts[13]
+        cdef int p, na, i, t, total, k = 0
+        if d.h.terminal or d.h.view_seat < 0:
+            return 0
+        if d.phase == 1:
+            for p in range(d.h.players):
+                if d.pending[p] == TC_PEND_UNK:
+                    na = legal_for(d, p, acts)
+                    for i in range(na):
+                        outcomes[i] = TC_CH_ACTION + acts[i]
+                        weights[i] = 1.0 / na
+                    return na
+            return 0
+        if (scoring_slot(d) if d.phase == 2 else reveal_slot(d)) < 0:
+            return 0
+        total = unseen_counts(d, -1, counts)
+        if total <= 0:
+            return 0
+        for t in range(13):
+            if counts[t] > 0:
+                outcomes[k] = t
+                weights[k] = counts[t] / <double>total
+                k += 1
+        return k
+
+    cdef void apply_chance_c(self, int outcome) noexcept nogil:
+        cdef TCData* d = &self.d
+        cdef int p, slot
+        cdef bint more = False
+        if d.phase == 1:
+            for p in range(d.h.players):
+                if d.pending[p] == TC_PEND_UNK:
+                    if not more:
+                        set_pending(d, p, outcome - TC_CH_ACTION)
+                        more = True
+                    else:
+                        return
+            set_phase(d, 0, -1)
+            resolve(d)
+            return
+        if d.phase == 2:
+            slot = scoring_slot(d)
+            p = slot >> 4
+            set_pile(d, p, (slot >> 2) & 3, slot & 3, outcome)
+            set_known(d, p, (slot >> 2) & 3, slot & 3, everyone(d))
+            if scoring_slot(d) < 0:
+                finish_round(d, d.caller)
+            return
+        slot = reveal_slot(d)
+        if slot >= 64:
+            set_centre(d, slot - 64, outcome)
+        elif slot >= 0:
+            set_pile(d, slot >> 4, (slot >> 2) & 3, slot & 3, outcome)
+
+    # -- Python API: construction -------------------------------------------------------
+    @staticmethod
+    def new(int players=3, seed=None, **options):
+        """A new game, shuffled and dealt from ``seed`` (random when ``None``).
+
+        :param options: ``target``: the points that end the game, 20 (the default) or 12.
+        """
+        for key in options:
+            if key not in OPTIONS:
+                raise ValueError(f"unknown option {key!r} for the-cat; the options are: "
+                                 f"target (20 or 12)")
+        target = options.get("target", 20)
+        if isinstance(target, bool) or target not in TARGETS:
+            raise ValueError(f"option target={target!r} is not allowed for the-cat; "
+                             f"target is 20 (the default) or 12")
+        if not 2 <= players <= 4:
+            raise ValueError(f"the-cat is for 2 to 4 players, not {players}")
+        cdef TheCat st = TheCat.__new__(TheCat)
+        st.d.h.players = players
+        st.d.target = target
+        st.reset_c(fresh_seed() if seed is None else seed)
+        return st
+
+    @staticmethod
+    def from_text(str text):
+        """Read the full notation or a seat's view (see :meth:`to_text`)."""
+        return _parse(text)
+
+    # -- Python API: what the table shows -----------------------------------------------
+    @property
+    def target(self) -> int:
+        """The points that end the game (20, or 12 as an option)."""
+        return self.d.target
+
+    @property
+    def round(self) -> int:
+        """The round being played (the last one once the game is over), from 1."""
+        return self.d.rnd
+
+    @property
+    def tick(self) -> int:
+        """Ticks resolved since the start of the game; seat ``tick % players`` has priority
+        in the next one."""
+        return self.d.tick
+
+    @property
+    def round_tick(self) -> int:
+        """Ticks resolved in the current round (a round ends after 200)."""
+        return self.d.rtick
+
+    @property
+    def held(self) -> list:
+        """The pile each seat holds (``None``: no pile)."""
+        return [None if self.d.held[p] < 0 else self.d.held[p] for p in range(self.d.h.players)]
+
+    @property
+    def centre(self) -> str:
+        """The four centre cards, slot 0 first."""
+        return "".join(CARD_CHARS[self.d.centre[j]] for j in range(4))
+
+    def pile(self, int seat, int k) -> str:
+        """The four cards of ``seat``'s pile ``k``, position 0 first (``?``: unknown here)."""
+        self._check_pile(seat, k)
+        return "".join(CARD_CHARS[self.d.pile[seat][k][i]] for i in range(4))
+
+    def chosen(self) -> list:
+        """This tick's choice per seat: ``None`` (not chosen yet), ``"?"`` (hidden in this
+        view) or the move's text."""
+        out = []
+        for p in range(self.d.h.players):
+            m = self.d.pending[p]
+            out.append(None if m == TC_NOT_CHOSEN else "?" if m == TC_PEND_UNK else self._move_to_str(m))
+        return out
+
+    def _check_pile(self, seat, k):
+        if not 0 <= seat < self.d.h.players:
+            raise ValueError(f"seat {seat} does not exist; seats are 0..{self.d.h.players - 1}")
+        if not 0 <= k < self.d.npiles:
+            raise ValueError(f"pile {k} does not exist; piles are 0..{self.d.npiles - 1}")
+
+    # -- Python API: text ---------------------------------------------------------------
+    def _move_to_str(self, int m) -> str:
+        return _MOVE_TEXT[m]
+
+    def _str_to_move(self, str s) -> int:
+        m = _read_move(s)
+        if m is None:
+            raise InvalidMoveError(
+                f"{s!r} is not a the-cat move: write wait, stop, pick<k> for own pile k "
+                f"(pick0 .. pick{self.d.npiles - 1}), or swap<i><j> to swap card i of the held "
+                f"pile with centre card j (i, j from 0 to 3, e.g. swap13)")
+        return m
+
+    def to_text(self) -> str:
+        """The full notation (or a view's, with ``?`` for unknown cards), one line::
+
+            players=2 target=20 round=1 tick=0 rtick=0 scores=0,0 turn=0 chosen=-,- held=-,-
+            centre=1234 piles=1592,.../... known=----,.../... rng=...
+
+        ``round``: the round being played (1-50); ``tick``: ticks resolved in the game (seat
+        ``tick % players`` has priority in the next); ``rtick``: ticks resolved in this round;
+        ``turn``: the seat to choose (``-`` once over, or while a view waits for chance);
+        ``chosen``: per seat, this tick's choice as a move, ``-`` if not chosen yet, ``?`` if
+        hidden in this view; ``held``: the pile each seat holds (``-``: none); ``centre``:
+        slots 0-3; ``piles``: per seat (``/``) its piles (``,``), four cards each, position 0
+        first; ``known``: the same shape, per card ``-`` (nobody knows it), ``o`` (its owner),
+        ``*`` (everyone); ``rng``: the state's generator (``?`` in a view); ``phase``: only in
+        a view that waits for chance (``resolve``, or ``score:<caller>``); ``view``: in a view,
+        whose it is.
+        """
+        d = &self.d
+        n = d.h.players
+        piles = "/".join(",".join(self.pile(p, k) for k in range(d.npiles)) for p in range(n))
+        known = "/".join(",".join("".join(_known_char(d.known[p][k][i], p, n) for i in range(4))
+                                  for k in range(d.npiles)) for p in range(n))
+        chosen = ",".join("-" if c is None else c for c in self.chosen())
+        fields = [
+            f"players={n}",
+            f"target={d.target}",
+            f"round={d.rnd}",
+            f"tick={d.tick}",
+            f"rtick={d.rtick}",
+            "scores=" + ",".join(str(d.score[p]) for p in range(n)),
+            f"turn={'-' if d.h.current < 0 else d.h.current}",
+            f"chosen={chosen}",
+            "held=" + ",".join("-" if d.held[p] < 0 else str(d.held[p]) for p in range(n)),
+            f"centre={self.centre}",
+            f"piles={piles}",
+            f"known={known}",
+            f"rng={rng_text(d.h.rng_known, d.h.rng.s)}",
+        ]
+        if d.phase == 1:
+            fields.append("phase=resolve")
+        elif d.phase == 2:
+            fields.append(f"phase=score:{'-' if d.caller < 0 else d.caller}")
+        if d.h.view_seat >= 0:
+            fields.append(f"view={d.h.view_seat}")
+        return " ".join(fields)
+
+    def scores(self) -> list:
+        """Points per seat."""
+        return [self.d.score[p] for p in range(self.d.h.players)]
+
+    def cards(self) -> dict:
+        """Every card slot: ``centre.<j>`` and ``pile<seat>.<k>.<i>`` (one card each)."""
+        d = &self.d
+        out = {f"centre.{j}": CARD_CHARS[d.centre[j]] for j in range(4)}
+        for p in range(d.h.players):
+            for k in range(d.npiles):
+                for i in range(4):
+                    out[f"pile{p}.{k}.{i}"] = CARD_CHARS[d.pile[p][k][i]]
+        return out
+
+    def knowledge(self) -> dict:
+        """Per card slot (as in :meth:`cards`), the seats that know it: the centre is public;
+        a pile card is known to its owner once the pile was picked up, and to everyone once
+        a swap put it there (or the round was scored)."""
+        d = &self.d
+        n = d.h.players
+        sets = [frozenset(p for p in range(n) if mask >> p & 1) for mask in range(16)]
+        out = {f"centre.{j}": sets[(1 << n) - 1] for j in range(4)}
+        for p in range(n):
+            for k in range(d.npiles):
+                for i in range(4):
+                    out[f"pile{p}.{k}.{i}"] = sets[d.known[p][k][i]]
+        return out
+
+    def __str__(self):
+        d = &self.d
+        n = d.h.players
+        if d.h.terminal:
+            status = "game over"
+        elif d.phase == 1:
+            status = "the tick waits for its hidden choices"
+        elif d.phase == 2:
+            status = "scoring waits for hidden piles"
+        else:
+            status = f"seat {d.h.current} to choose"
+        lines = [f"The Cat, {n} players, target {d.target}, round {d.rnd}, tick {d.tick} "
+                 f"(tick {d.rtick} of this round, seat {d.tick % n} has priority), {status}"
+                 + (f" (seat {d.h.view_seat}'s view)" if d.h.view_seat >= 0 else "")]
+        lines.append(f"  centre   {' '.join(self.centre)}")
+        for p in range(n):
+            mark = ">" if p == d.h.current else " "
+            piles = []
+            for k in range(d.npiles):
+                cards = self.pile(p, k)
+                piles.append(f"[{cards}]" if d.held[p] == k else f" {cards} ")
+            c = self.chosen()[p]
+            chose = "" if c is None else f"  chose {c}"
+            lines.append(f"{mark} seat {p}   {' '.join(piles)}   score {d.score[p]}{chose}")
+        lines.append("  ([....] is the pile in hand; ? a card not known here)")
+        return "\n".join(lines)
+
+    def _check_can_move(self):
+        if self.d.h.current < 0 and not self.d.h.terminal:
+            raise IllegalMoveError(
+                f"nobody can move: this view waits for chance to reveal "
+                f"{'hidden choices' if self.d.phase == 1 else 'cards for scoring'} "
+                f"(see chance_outcomes) in {self.to_text()!r}")
+
+    def _check_seat(self, seat):
+        State._check_seat(self, seat)
+        if self.d.h.view_seat >= 0 and seat != self.d.h.view_seat:
+            raise ValueError(f"this state is seat {self.d.h.view_seat}'s view; it cannot stand "
+                             f"for seat {seat}'s knowledge")
+
+
+_MOVE_TEXT = (["wait", "stop"] + [f"pick{k}" for k in range(4)]
+              + [f"swap{i}{j}" for i in range(4) for j in range(4)])
+_MOVE_INDEX = {t: m for m, t in enumerate(_MOVE_TEXT)}
+
+
+def _read_move(str s):
+    """The int of a move's text (``pick 2`` and ``swap 1 3`` are read too), or None."""
+    parts = s.split()
+    if len(parts) == 2 and parts[0] == "pick" or len(parts) == 3 and parts[0] == "swap":
+        if all(len(x) == 1 for x in parts[1:]):
+            return _MOVE_INDEX.get("".join(parts))
+        return None
+    if len(parts) == 1:
+        return _MOVE_INDEX.get(parts[0])
+    return None
+
+
+cdef str _known_char(int mask, int owner, int n):
+    if mask == 0:
+        return "-"
+    if mask == (1 << n) - 1:
+        return "*"
+    return "o"
+
+
+def _parse(str text):
+    f = Fields(text, ("players", "target", "round", "tick", "rtick", "scores", "turn", "chosen",
+                      "held", "centre", "piles", "known", "rng"), ("phase", "view"))
+    cdef TheCat st = TheCat.__new__(TheCat)
+    cdef TCData* d = &st.d
+    cdef int n = f.int("players", 2, 4)
+    d.h.players = n
+    d.nmoods = 9 if n == 2 else 13
+    d.npiles = 3 if n == 4 else 4
+    np = d.npiles
+    allb = (1 << n) - 1
+    view = f.int("view", 0, n - 1) if "view" in f else NO_SEAT
+    d.h.view_seat = view
+    target = f.int("target", 1, 99)
+    if target not in TARGETS:
+        raise f.error(f["target"], f"{target} is not a target; the target is 20 or 12")
+    d.target = target
+    d.rnd = f.int("round", 1, TC_MAX_ROUNDS)
+    d.tick = f.int("tick", 0, TC_MAX_ROUNDS * TC_ROUND_TICKS)
+    d.rtick = f.int("rtick", 0, TC_ROUND_TICKS)
+    if not d.rtick + d.rnd - 1 <= d.tick <= d.rtick + TC_ROUND_TICKS * (d.rnd - 1):
+        raise f.error(f["tick"], f"{d.tick} ticks cannot hold {d.rnd - 1} finished round(s) of "
+                      f"1 to {TC_ROUND_TICKS} ticks and {d.rtick} tick(s) of this one")
+    scores = f.int_list("scores", n, 0, 63)
+    for p in range(n):
+        d.score[p] = scores[p]
+    moods = MOODS[:d.nmoods]
+    counts = [0] * 14
+
+    def card(key, ch, off):
+        if ch == "?":
+            if view < 0:
+                raise f.error(f[key], "? (an unknown card) appears only in a seat's view, which "
+                              "has view=<seat>", off, 1)
+            return TC_UNK
+        if ch not in moods:
+            raise f.error(f[key], f"{ch!r} is not a card; with {n} players the moods are "
+                          f"{' '.join(moods)}" + (" (and ? in a view)" if view >= 0 else ""), off, 1)
+        counts[moods.index(ch)] += 1
+        return moods.index(ch)
+
+    def shape(key):
+        """The value as seats (/) of piles (,) of 4 characters, with each one's offset."""
+        fv = f[key]
+        seats = fv.value.split("/")
+        if len(seats) != n:
+            raise f.error(fv, f"expected {n} seats separated by /, got {len(seats)}")
+        out = []
+        off = 0
+        for p, part in enumerate(seats):
+            piles = part.split(",")
+            if len(piles) != np:
+                raise f.error(fv, f"seat {p} has {len(piles)} piles; with {n} players each has "
+                              f"{np}, separated by ,", off, len(part) or 1)
+            for k, pl in enumerate(piles):
+                if len(pl) != 4:
+                    raise f.error(fv, f"pile {k} of seat {p} has {len(pl)} cards; a pile has 4",
+                                  off, len(pl) or 1)
+                out.append((p, k, pl, off))
+                off += len(pl) + 1
+        return out
+
+    cv = f["centre"]
+    if len(cv.value) != 4:
+        raise f.error(cv, f"the centre holds 4 cards, not {len(cv.value)}")
+    for j, ch in enumerate(cv.value):
+        d.centre[j] = card("centre", ch, j)
+    for p, k, pl, off in shape("piles"):
+        for i, ch in enumerate(pl):
+            d.pile[p][k][i] = card("piles", ch, off + i)
+    for p, k, pl, off in shape("known"):
+        for i, ch in enumerate(pl):
+            if ch not in KNOWN_CHARS:
+                raise f.error(f["known"], f"{ch!r}: write - (nobody knows the card), o (its owner "
+                              f"does) or * (everyone does)", off + i, 1)
+            mask = (0, 1 << p, allb)[KNOWN_CHARS.index(ch)]
+            d.known[p][k][i] = mask
+            if view >= 0 and d.pile[p][k][i] != TC_UNK and not mask >> view & 1:
+                raise f.error(f["piles"], f"seat {view}'s view shows card {i} of seat {p}'s pile "
+                              f"{k}, which seat {view} does not know (known={ch})", off + i, 1)
+    for t in range(d.nmoods):
+        if counts[t] > 4:
+            raise NotationError(f"{counts[t]} cards of mood {moods[t]}; there are 4 of each", text)
+    # held piles
+    hf = f["held"]
+    parts = hf.value.split(",")
+    if len(parts) != n:
+        raise f.error(hf, f"expected {n} comma-separated entries (a pile number or -), got {len(parts)}")
+    off = 0
+    for p, part in enumerate(parts):
+        if part == "-":
+            d.held[p] = -1
+        elif len(part) == 1 and part.isdigit() and int(part) < np:
+            d.held[p] = int(part)
+            if any(not d.known[p][int(part)][i] >> p & 1 for i in range(4)):
+                raise f.error(hf, f"seat {p} holds pile {part}, so it knows its cards: known must "
+                              f"show o or * for them", off, len(part))
+        else:
+            raise f.error(hf, f"{part!r}: a pile number 0 to {np - 1}, or - for none", off, len(part) or 1)
+        off += len(part) + 1
+    # this tick's choices
+    cf = f["chosen"]
+    parts = cf.value.split(",")
+    if len(parts) != n:
+        raise f.error(cf, f"expected {n} comma-separated entries (a move, - or ?), got {len(parts)}")
+    off = 0
+    for p, part in enumerate(parts):
+        if part == "-":
+            d.pending[p] = TC_NOT_CHOSEN
+        elif part == "?":
+            if view < 0 or view == p:
+                raise f.error(cf, "? (a hidden choice) appears only in a view, for another seat",
+                              off, 1)
+            d.pending[p] = TC_PEND_UNK
+        else:
+            m = _MOVE_INDEX.get(part)
+            if m is None:
+                raise f.error(cf, f"{part!r} is not a move: wait, stop, pick<k>, swap<i><j>, "
+                              f"or - (not chosen yet), ? (hidden)", off, len(part) or 1)
+            legal = _legal_list(d, p)
+            if m not in legal:
+                raise f.error(cf, f"{part!r} is not legal for seat {p} (legal: "
+                              f"{' '.join(_MOVE_TEXT[x] for x in legal)})", off, len(part))
+            d.pending[p] = m
+        off += len(part) + 1
+    r = f.rng()
+    if (r is None) != (view >= 0):
+        raise f.error(f["rng"], "a seat's view hides the generator (rng=?); a full state "
+                      "gives it as 16 hex digits")
+    d.h.rng_known = r is not None
+    d.h.rng.s = 0 if r is None else r
+    # phase (views only)
+    d.phase = 0
+    d.caller = -1
+    if "phase" in f:
+        pf = f["phase"]
+        if view < 0:
+            raise f.error(pf, "only a seat's view waits for chance (phase=...)")
+        if pf.value == "resolve":
+            d.phase = 1
+        elif pf.value.startswith("score:") and (pf.value[6:] == "-" or (
+                len(pf.value) == 7 and pf.value[6].isdigit() and int(pf.value[6]) < n)):
+            d.phase = 2
+            d.caller = -1 if pf.value[6:] == "-" else int(pf.value[6])
+        else:
+            raise f.error(pf, "write phase=resolve or phase=score:<seat or ->")
+    # the seat to choose
+    tf = f["turn"]
+    nchosen = 0
+    while nchosen < n and d.pending[nchosen] != TC_NOT_CHOSEN:
+        nchosen += 1
+    if any(d.pending[p] != TC_NOT_CHOSEN for p in range(nchosen, n)):
+        raise f.error(cf, "seats choose in seat order: after a - every seat shows -")
+    over = max(scores) >= target or d.rnd == TC_MAX_ROUNDS
+    if tf.value == "-":
+        if d.phase == 1:
+            if nchosen != n or all(d.pending[p] != TC_PEND_UNK for p in range(n)):
+                raise f.error(f["phase"], "phase=resolve waits for hidden choices (?) once "
+                              "every seat has chosen")
+        elif d.phase == 2:
+            if nchosen != 0:
+                raise f.error(cf, "a round waiting to be scored has no choices pending")
+            if d.rtick == 0 or scoring_slot(d) < 0:
+                raise f.error(f["phase"], "phase=score waits for unknown pile cards that "
+                              "scoring needs; there are none")
+        else:
+            if not over:
+                raise f.error(tf, f"the game is not over (no score reaches {target} and round "
+                              f"{d.rnd} is not the last): turn must be a seat")
+            if nchosen != 0 or any(d.held[p] >= 0 for p in range(n)):
+                raise f.error(tf, "once the game is over nobody chooses or holds a pile")
+            if any(d.known[p][k][i] != allb for p in range(n) for k in range(np) for i in range(4)):
+                raise f.error(f["known"], "once the game is over every pile has been turned "
+                              "over for scoring: every card is known to everyone (*)")
+            d.h.terminal = 1
+        d.h.current = NO_SEAT
+    else:
+        cur = f.int("turn", 0, n - 1)
+        if d.phase != 0:
+            raise f.error(tf, "while a view waits for chance (phase=...) turn is -")
+        if max(scores) >= target:
+            raise f.error(tf, f"a score has reached the target {target}: the game is over and "
+                          f"turn must be -")
+        if d.rtick >= TC_ROUND_TICKS:
+            raise f.error(f["rtick"], f"a round ends after {TC_ROUND_TICKS} ticks")
+        if cur != nchosen:
+            raise f.error(tf, f"seat {nchosen} is the next to choose in this tick (chosen="
+                          f"{cf.value})")
+        d.h.current = cur
+    if view < 0 and sum(counts) != 4 * d.nmoods:
+        raise NotationError(f"the notation holds {sum(counts)} cards; with {n} players the "
+                            f"game has {4 * d.nmoods}", text)
+    d.h.hash = full_hash(d)
+    return st
+
+
+cdef list _legal_list(TCData* d, int p):
+    cdef int buf[TC_MOVES]
+    cdef int k = legal_for(d, p, buf)
+    return [buf[i] for i in range(k)]
+

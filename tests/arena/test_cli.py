@@ -1,0 +1,138 @@
+"""catsearch-arena from the command line: match, summary, replay, sweep, Ctrl-C and resume."""
+
+import json
+import os
+import signal
+import struct
+import subprocess
+import sys
+import time
+import zlib
+
+import pytest
+
+import catsearch
+from catsearch.arena.cli import main
+from catsearch.arena.png import line_plot
+from catsearch.arena.sweep import run_sweep
+
+GAME = "herding-cats"
+# where the catsearch these tests import lives (a checkout built in place, or site-packages)
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(catsearch.__file__)))
+
+
+def test_match_summary_replay(tmp_path, capsys):
+    out = str(tmp_path / "m.jsonl")
+    assert main(["match", GAME, "heuristic", "random", "--groups", "5", "--seed", "2",
+                 "--out", out, "-q"]) == 0
+    table = capsys.readouterr().out
+    assert "heuristic" in table and "Elo of heuristic vs random" in table
+    assert main(["summary", out]) == 0
+    assert capsys.readouterr().out.strip() == table.strip()
+    assert main(["summary", out, "--json"]) == 0
+    summ = json.loads(capsys.readouterr().out)
+    assert summ["games"]["counted"] == 10
+    assert main(["replay", out, "3", "--verify"]) == 0
+    text = capsys.readouterr().out
+    assert "game 3" in text and "verify: playing the game again gives the same" in text
+    assert main(["replay", out, "99"]) == 2
+    assert "game 99 is not in" in capsys.readouterr().err
+
+
+def test_cli_errors_name_the_problem(tmp_path, capsys):
+    assert main(["match", GAME, "heuristic", "nobody", "-q"]) == 2
+    assert "unknown player 'nobody'" in capsys.readouterr().err
+    assert main(["match", GAME, "heuristic", "random", "--sprt", "elo1=x", "-q"]) == 2
+    assert "not a number" in capsys.readouterr().err
+    assert main(["match", GAME, "heuristic", "random", "--setoption", "bob:Seed=1", "-q"]) == 2
+    assert "no player is labelled 'bob'" in capsys.readouterr().err
+
+
+def test_sprt_from_the_cli(capsys):
+    assert main(["match", GAME, "heuristic", "random", "--sprt", "elo0=0,elo1=150", "-q"]) == 0
+    assert "H1 accepted" in capsys.readouterr().out
+
+
+def _games_in(path):
+    if not os.path.exists(path):
+        return 0
+    with open(path) as f:
+        return sum(1 for line in f if '"type":"game"' in line)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_saves_what_is_done_and_the_rerun_resumes(tmp_path, jobs, strip_timings):
+    plugin = os.path.join(os.path.dirname(__file__), "plugin_players.py")
+    out = str(tmp_path / "int.jsonl")
+    cmd = [sys.executable, "-m", "catsearch.arena", "match", GAME, "slow:ms=5", "heuristic",
+           "--import", plugin, "--groups", "6", "--seed", "5", "--out", out, "-j", jobs]
+    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
+    proc = subprocess.Popen(cmd, cwd=str(tmp_path), env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while _games_in(out) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)          # as a terminal's Ctrl-C: the whole group
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr and "run the same command to resume" in stderr
+    done = _games_in(out)
+    assert 2 <= done < 12
+    assert "(interrupted" in stdout
+    # the rerun plays only what is missing, and the whole equals an uninterrupted match
+    rerun = subprocess.run(cmd + ["-q"], cwd=str(tmp_path), env=env, capture_output=True, text=True,
+                           timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    from catsearch.arena import load_results, run_match
+    config, records = load_results(out)
+    assert len(records) == 12
+    whole = run_match(config.with_(), concurrency=1)
+    assert strip_timings(records) == strip_timings(whole.records)
+
+
+def test_sweep_writes_a_plot(tmp_path):
+    res = run_sweep(GAME, "ismcts:iterations={}", [4, 16, 64], "random", groups=3, seed=1,
+                    out_dir=str(tmp_path / "sw"), plot=str(tmp_path / "sweep.png"))
+    assert [p["budget"] for p in res.points] == [4, 16, 64]
+    assert all(p["games"] == 6 for p in res.points)
+    assert all("elo" in p for p in res.points)
+    with open(tmp_path / "sweep.png", "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    saved = json.loads((tmp_path / "sw" / "sweep.json").read_text())
+    assert saved["points"] == json.loads(json.dumps(res.points))
+    assert "budget sweep" in res.table()
+    # the same deals for every budget
+    seeds = [[r["deal_seed"] for r in m.records] for m in res.matches]
+    assert seeds[0] == seeds[1] == seeds[2]
+
+
+def _read_png(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, w, h = 8, b"", 0, 0
+    while pos < len(data):
+        n = struct.unpack(">I", data[pos:pos + 4])[0]
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + n]
+        crc = struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])[0]
+        assert crc == zlib.crc32(kind + body) & 0xFFFFFFFF
+        if kind == b"IHDR":
+            w, h = struct.unpack(">II", body[:8])
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    assert len(raw) == h * (1 + 3 * w)
+    return w, h, raw
+
+
+def test_fallback_png_writer(tmp_path):
+    path = str(tmp_path / "p.png")
+    line_plot(path, [10, 100, 1000], [-50.0, 20.0, 80.0], [-90.0, -10.0, 40.0],
+              [-10.0, 50.0, 120.0], title="ismcts on herding-cats", xlabel="budget",
+              ylabel="Elo", hline=0.0)
+    w, h, raw = _read_png(path)
+    assert (w, h) == (720, 440)
+    ink = sum(1 for i in range(0, len(raw), 97) if raw[i] not in (0, 255))
+    assert ink > 10      # something was drawn

@@ -1,0 +1,741 @@
+"""Cat Earth: one or more tests per ruling, on explicit positions built from notation.
+
+Boards are written rank 7 first, files a to g: ``.`` empty, a digit a house of that seat,
+``T`` a tree, ``C`` a cat. Cards: ``1`` F, ``2`` FF, ``3`` FFF, ``4`` FR, ``5`` FL, ``6`` FFR,
+``7`` FFL, ``8`` FRL, ``9`` FLR, ``T`` Teleport, ``N`` Cat Nip, ``S`` House Swap.
+"""
+import collections
+import math
+from pathlib import Path
+
+import pytest
+
+import catsearch
+from catsearch import IllegalMoveError, InvalidMoveError, NotationError
+
+GAME = "cat-earth"
+DECK = "1111" "222222" "3333" "444" "555" "66" "77" "88" "99" "TTTT" "NNNN" "SSSS"
+RNG = "00000000000000a5"
+
+
+def make(board, hands, *, players=3, turn=0, phase="play", round=1, played=0, pending=0,
+         discard="", deck=None, winners="-", view=None):
+    """A position from its parts; the deck gets every card not elsewhere, in type order."""
+    rows = board.split()
+    assert len(rows) == 7
+    used = collections.Counter("".join(hands) + discard + (deck or ""))
+    if deck is None:
+        left = collections.Counter(DECK) - used
+        deck = "".join(c for c in DECK if left[c] and not left.subtract(c))
+    text = (f"players={players} phase={phase} turn={turn} round={round} played={played} "
+            f"pending={pending} board={'/'.join(rows)} hands={'/'.join(h or '-' for h in hands)} "
+            f"deck={deck or '-'} discard={discard or '-'} winners={winners} rng={RNG}")
+    if view is not None:
+        text += f" view={view}"
+    return catsearch.from_text(GAME, text)
+
+
+def board_of(st):
+    """The board as 7 rows, rank 7 first."""
+    return st.to_text().split("board=")[1].split(" ")[0].split("/")
+
+
+def square(st, name):
+    f, r = "abcdefg".index(name[0]), int(name[1])
+    return board_of(st)[7 - r][f]
+
+
+def moves(st):
+    return [st.move_to_str(m) for m in st.legal_moves()]
+
+
+def field(st, key):
+    for tok in st.to_text().split(" "):
+        k, _, v = tok.partition("=")
+        if k == key:
+            return v
+    raise KeyError(key)
+
+
+def check(st):
+    """Invariants after every step of a test."""
+    assert st.hash == st.recompute_hash()
+    assert catsearch.from_text(GAME, st.to_text()) == st
+
+
+# Trees in three corners (3 players) or four (2 and 4 players).
+T3 = ("T.....T", "T......")
+T4 = ("T.....T", "T.....T")
+
+
+def b3(r6, r5, r4, r3, r2):
+    return "\n".join([T3[0], r6, r5, r4, r3, r2, T3[1]])
+
+
+def b4(r6, r5, r4, r3, r2):
+    return "\n".join([T4[0], r6, r5, r4, r3, r2, T4[1]])
+
+
+# -- the board and the setup ----------------------------------------------------------------
+
+DIAGRAM = """
+    . . 4 2 4 . .
+    . 2 2 2 2 2 .
+    4 2 3 . 3 2 4
+    2 2 . C . 2 2
+    4 2 3 . 3 2 4
+    . 2 2 2 2 2 .
+    . . 4 2 4 . .
+"""
+
+
+def diagram_squares(players):
+    out = set()
+    for i, line in enumerate(DIAGRAM.split("\n")[1:8]):
+        for f, ch in enumerate(line.split()):
+            if ch.isdigit() and int(ch) <= players:
+                out.add("abcdefg"[f] + str(7 - i))
+    return out
+
+
+@pytest.mark.parametrize("players,count", [(2, 20), (3, 24), (4, 32)])
+def test_starting_squares_per_player_count(players, count):
+    st = catsearch.new_game(GAME, players, seed=1)
+    legal = {m[2:] for m in moves(st)}
+    assert all(m.startswith("H:") for m in moves(st))
+    assert legal == diagram_squares(players)
+    assert len(legal) == count
+    assert square(st, "d4") == "C" and field(st, "phase") == "house"
+
+
+@pytest.mark.parametrize("players,houses,trees,tree_order",
+                         [(2, 10, 2, [1, 0, 1, 0]), (3, 7, 1, [2, 1, 0]), (4, 6, 1, [3, 2, 1, 0])])
+def test_setup_order_and_counts(players, houses, trees, tree_order):
+    st = catsearch.new_game(GAME, players, seed=3)
+    for i in range(players * houses):
+        assert st.current_player == i % players, "houses go one at a time from seat 0 clockwise"
+        legal = moves(st)
+        assert all(m.startswith("H:") for m in legal)
+        st.play(legal[(7 * i) % len(legal)])
+        check(st)
+    assert st.scores() == [houses] * players
+    order = []
+    for i in range(players * trees):
+        assert field(st, "phase") == "tree"
+        order.append(st.current_player)
+        legal = moves(st)
+        assert legal and all(m.startswith("T:") for m in legal)
+        st.play(legal[(5 * i) % len(legal)])
+        check(st)
+    assert order == tree_order, "trees from the last house-placer, counter-clockwise"
+    # setup over: the deck was dealt 2 each, seat 0 drew its first card
+    assert field(st, "phase") == "play" and field(st, "round") == "1"
+    assert st.current_player == 0
+    sizes = [len(st.cards()[f"hand{p}"]) for p in range(players)]
+    assert sizes == [3] + [2] * (players - 1)
+    assert len(st.cards()["deck"]) == 40 - 2 * players - 1
+    assert sum(r.count("T") for r in board_of(st)) == players * trees
+
+
+def test_houses_only_on_empty_starting_squares():
+    st = catsearch.new_game(GAME, 2, seed=3)
+    st.play("H:d7")
+    assert "H:d7" not in moves(st)
+    with pytest.raises(IllegalMoveError):
+        st.play("H:d7")
+    with pytest.raises(IllegalMoveError):
+        st.play("H:a1")          # no starting square
+    with pytest.raises(IllegalMoveError):
+        st.play("H:c5")          # a 3-player square
+    with pytest.raises(IllegalMoveError):
+        st.play("T:a1")          # trees come after the houses
+
+
+def tree_phase_position():
+    # 3 players, all 21 houses down (7 each), one tree already on a7: seat 1 places next
+    board = "\n".join([
+        "T......",
+        "..0120.",
+        ".12.01.",
+        "20.C.12",
+        ".01.20.",
+        ".12012.",
+        ".......",
+    ])
+    return make(board, ["", "", ""], phase="tree", turn=1, round=0, deck=DECK)
+
+
+def test_tree_adjacency():
+    st = tree_phase_position()
+    legal = {m[2:] for m in moves(st)}
+    near_d4 = {"c5", "d5", "e5", "c4", "d4", "e4", "c3", "d3", "e3"}
+    near_tree = {"a6", "b6", "b7"}
+    empty = set()
+    for r, row in enumerate(board_of(st)):
+        for f, ch in enumerate(row):
+            if ch == ".":
+                empty.add("abcdefg"[f] + str(7 - r))
+    assert legal == empty - near_d4 - near_tree
+    assert "b7" not in legal and "c5" not in legal and "d5" not in legal   # b7 beside the tree
+    assert "a2" in legal and "g7" in legal and "f1" in legal
+    for bad in ("T:b7", "T:d5", "T:c4", "T:d4", "T:c6", "T:b6"):
+        with pytest.raises(IllegalMoveError):
+            st.play(bad)
+    st.play("T:a2")
+    # a1, b1, b2 ... are now next to a tree too; the diagonal counts
+    assert "T:b1" not in moves(st) and "T:b3" not in moves(st) and "T:a3" not in moves(st)
+    assert "T:a5" in moves(st)
+    st.play("T:g1")
+    check(st)
+    assert field(st, "phase") == "play"
+
+
+def test_tree_rule_checked_in_notation():
+    st = tree_phase_position()
+    text = st.to_text()
+    bad = text.replace("board=T......", "board=TT.....", 1).replace("turn=1", "turn=0")
+    with pytest.raises(NotationError, match="next to"):
+        catsearch.from_text(GAME, bad)      # b7 next to the tree on a7
+
+
+def test_setup_random_option():
+    st = catsearch.new_game(GAME, 3, seed=9, setup="random")
+    check(st)
+    assert field(st, "phase") == "play" and st.ply == 0 and st.current_player == 0
+    assert st.scores() == [7, 7, 7]
+    assert "setup=random" in st.to_text()
+    starts = diagram_squares(3)
+    trees = []
+    for r, row in enumerate(board_of(st)):
+        for f, ch in enumerate(row):
+            name = "abcdefg"[f] + str(7 - r)
+            if ch in "012":
+                assert name in starts
+            if ch == "T":
+                trees.append((f, 7 - r))
+    assert len(trees) == 3
+    for f, r in trees:
+        assert max(abs(f - 3), abs(r - 4)) > 1, "tree next to d4"
+        for g, s in trees:
+            assert (f, r) == (g, s) or max(abs(f - g), abs(r - s)) > 1, "trees next to each other"
+    assert catsearch.new_game(GAME, 3, seed=10, setup="random") != st
+    assert catsearch.new_game(GAME, 3, seed=9, setup="random") == st
+    # the same options survive a new deal
+    r = catsearch.benchmark_playouts(GAME, 2, games=50, setup="random")
+    assert r["games"] == 50
+
+
+def test_setup_option_is_validated():
+    with pytest.raises(ValueError, match="setup"):
+        catsearch.new_game(GAME, 3, setup="fast")
+    with pytest.raises(ValueError, match="moves"):
+        catsearch.new_game(GAME, 3, setup="fast")
+    with pytest.raises(ValueError, match="setup"):
+        catsearch.new_game(GAME, 3, houses=3)
+    assert field(catsearch.new_game(GAME, 3, seed=1, setup="moves"), "phase") == "house"
+
+
+# -- path cards --------------------------------------------------------------------------
+
+EMPTY5 = (".......", ".......", "...C...", ".......", ".......")
+OPEN = b3(".......", ".2.....", "...C...", ".1.....", "..0....")
+
+
+@pytest.mark.parametrize("move,end", [
+    ("F:d4N", "d5"), ("FF:d4E", "f4"), ("FFF:d4S", "d1"), ("FR:d4N", "e5"), ("FL:d4N", "c5"),
+    ("FFR:d4E", "f3"), ("FFL:d4E", "f5"), ("FRL:d4N", "e6"), ("FLR:d4N", "c6"),
+    ("FRL:d4W", "b5"), ("FLR:d4S", "e2"),
+])
+def test_path_rotation(move, end):
+    """F forward; R/L turn right/left then step; the cat keeps facing the way it turned."""
+    card = {"F": "1", "FF": "2", "FFF": "3", "FR": "4", "FL": "5", "FFR": "6", "FFL": "7",
+            "FRL": "8", "FLR": "9"}[move.split(":")[0]]
+    st = make(OPEN, [card + "1", "", ""])
+    st.play(move)
+    check(st)
+    assert square(st, end) == "C" and square(st, "d4") == "."
+    assert sum(r.count("C") for r in board_of(st)) == 1
+
+
+def test_push_chain_drops_a_house_off_the_edge():
+    board = b3(".......", ".2.....", "...C001", ".1.....", "..2....")
+    st = make(board, ["11", "", ""])
+    assert st.scores() == [2, 2, 2]
+    st.play("F:d4E")
+    check(st)
+    assert board_of(st)[3] == "....C00"          # the whole line moved, g4 fell off
+    assert st.scores() == [2, 1, 2]
+    # the next push drops seat 0's own house
+    st.play("F:e4E")
+    assert board_of(st)[3] == ".....C0"
+    assert st.scores() == [1, 1, 2]
+
+
+def test_push_chain_with_gaps_moves_only_the_unbroken_line():
+    board = b3(".......", ".2.....", "...C0.1", ".1.....", "..2....")
+    st = make(board, ["2", "", ""])
+    st.play("FF:d4E")
+    # step 1 pushes e4 to f4 (line e4 only); step 2 pushes f4+g4: g4 falls off
+    assert board_of(st)[3] == ".....C0"
+    assert st.scores() == [1, 1, 2]
+
+
+@pytest.mark.parametrize("row4,blocked,allowed", [
+    ("...C00T", ["F:d4E"], ["F:d4N", "F:d4W"]),          # the line would hit a tree
+    ("...C0C.", ["F:d4E", "F:f4W"], ["F:f4E"]),          # the line would hit a cat
+    ("..CC...", ["F:c4E", "F:d4W"], ["F:c4W", "F:d4E"]),  # a cat onto a cat
+    ("...C.0T", ["FF:d4E", "FFF:d4E"], ["F:d4E"]),       # blocked on the second step
+])
+def test_pushes_blocked_by_tree_and_cat(row4, blocked, allowed):
+    trees = ("T......", "T......") if "T" in row4 else T3
+    board = "\n".join([trees[0], ".......", ".2.....", row4, ".1.....", "..2.0..", trees[1]])
+    st = make(board, ["123", "", ""])
+    legal = moves(st)
+    for m in blocked:
+        assert m not in legal
+        with pytest.raises(IllegalMoveError):
+            st.play(m)
+    for m in allowed:
+        assert m in legal
+
+
+def test_cat_cannot_step_onto_a_tree():
+    board = "\n".join(["T......", ".......", ".2.....", "...C...", ".1....T", "..2.0C.", "T......"])
+    st = make(board, ["145", "", ""])
+    legal = moves(st)
+    assert "F:f2E" in legal and "F:f2N" in legal
+    assert "FR:f2N" not in legal        # f3, then east onto the tree on g3
+    assert "FL:f2N" in legal            # f3, then west to e3
+    assert "FL:f2E" not in legal        # g2, then north onto the tree
+
+
+def test_path_leaving_the_board():
+    board = "\n".join(["T......", "......C", ".2.....", ".....C.", ".1.....", "..0....", "T...T.."])
+    st = make(board, ["124", "", ""])
+    legal = moves(st)
+    assert "F:g6E" not in legal and "F:g6N" in legal      # g6 north is g7: empty
+    assert "FF:g6N" not in legal                           # second step off the top
+    assert "F:f4E" in legal and "FF:f4E" not in legal     # g4, then off the edge
+    assert "FR:g6W" in legal                               # f6, then north to f7
+    assert "FR:g6N" not in legal                           # g7, then east: off
+    with pytest.raises(IllegalMoveError):
+        st.play("FF:f4E")
+
+
+def test_a_house_can_be_pushed_over_and_onto_d4():
+    board = b3(".......", ".2.....", "C00....", ".1.....", "..2....")
+    st = make(board, ["3", "", ""], turn=0)
+    st.play("FFF:a4E")
+    assert board_of(st)[3] == "...C00."
+    assert square(st, "d4") == "C"
+
+
+def test_identical_cards_give_one_move():
+    board = OPEN
+    one = make(board, ["2", "", ""])
+    two = make(board, ["22", "", ""])
+    assert one.legal_moves() == two.legal_moves()
+    assert len(set(two.legal_moves())) == len(two.legal_moves())
+
+
+def test_move_text():
+    st = make(OPEN, ["2T", "", ""])
+    m = st.str_to_move("FF:d4N")
+    assert st.move_to_str(m) == "FF:d4N"
+    assert st.move_to_str(st.str_to_move("TP:d4-a2")) == "TP:d4-a2"
+    for bad in ("no-such-move", "FF:d4", "FF:d4X", "ZZ:d4N", "TP:d4", "HS:c5-c5", "x:Q", "H:h9"):
+        with pytest.raises(InvalidMoveError):
+            st.str_to_move(bad)
+    with pytest.raises(IllegalMoveError, match="no cat on c5"):
+        st.str_to_move("FF:c5N")
+    assert st.str_to_move("HS:e4-b5") == st.str_to_move("HS:b5-e4")
+
+
+# -- turn structure -------------------------------------------------------------------------
+
+def test_turn_draw_plays_and_end():
+    st = make(OPEN, ["12", "4", "5"])
+    ply = st.ply
+    st.play("end")
+    # the draw is not a move: seat 1 already holds its drawn card
+    assert st.ply == ply + 1 and st.current_player == 1
+    assert len(st.cards()["hand1"]) == 2 and len(st.cards()["hand0"]) == 2
+    check(st)
+
+
+def test_turn_ends_by_itself_after_the_fourth_card():
+    st = make(OPEN, ["1234T", "", ""])
+    for m in ("F:d4S", "FF:d3N", "FFF:d5E"):
+        st.play(m)
+        assert st.current_player == 0
+    st.play(moves(st)[0])
+    assert st.current_player == 1
+    assert field(st, "played") == "0"
+    assert len(st.cards()["hand0"]) == 1
+
+
+def test_turn_ends_by_itself_when_the_hand_is_empty():
+    st = make(OPEN, ["1", "", ""])
+    st.play("F:d4N")
+    assert st.current_player == 1
+
+
+def test_discard_down_to_four():
+    st = make(OPEN, ["1122T", "", ""])
+    st.play("end")
+    assert field(st, "phase") == "discard" and st.current_player == 0
+    assert moves(st) == ["x:F", "x:FF", "x:TP"]
+    st.play("x:FF")
+    check(st)
+    assert st.current_player == 1
+    assert st.cards()["hand0"] == "112T" and "2" in st.cards()["discard"]
+
+
+def test_specials_count_towards_the_four_plays():
+    st = make(OPEN, ["TNSS1", "", ""])
+    st.play("TP:d4-a5")
+    st.play("CN:a5")
+    st.play("HS:b3-c2")
+    assert st.current_player == 0 and square(st, "c2") == "1"
+    st.play("HS:c2-b3")
+    assert st.current_player == 1, "four cards played: the turn is over"
+
+
+# -- special cards ---------------------------------------------------------------------------
+
+def test_teleport_legal_and_illegal_targets():
+    board = b3(".......", ".2.....", "...C...", ".1...C.", "..0....")
+    st = make(board, ["T", "", ""])
+    legal = [m for m in moves(st) if m.startswith("TP:")]
+    empties = sum(r.count(".") for r in board_of(st))
+    assert len(legal) == 2 * empties
+    for bad in ("TP:d4-a7", "TP:d4-b5", "TP:d4-f3", "TP:d4-d4"):   # tree, house, cat, itself
+        assert bad not in legal
+        with pytest.raises(IllegalMoveError):
+            st.play(bad)
+    st.play("TP:d4-g4")
+    check(st)
+    assert square(st, "g4") == "C" and square(st, "d4") == "."
+    # onto an empty d4
+    st2 = make(b3(".......", ".2.....", ".......", ".1...C.", "..0...."), ["T", "", ""])
+    assert "TP:f3-d4" in moves(st2)
+
+
+def test_cat_nip_needs_an_empty_d4():
+    free = make(b3(".......", ".2.....", ".C.....", ".1...C.", "..0...."), ["N", "", ""])
+    assert [m for m in moves(free) if m.startswith("CN")] == ["CN:f3", "CN:b4"]
+    free.play("CN:b4")
+    check(free)
+    assert square(free, "d4") == "C" and square(free, "b4") == "."
+    with_cat = make(b3(".......", ".2.....", ".C.C...", ".1.....", "..0...."), ["N", "", ""])
+    assert moves(with_cat) == [m for m in moves(with_cat) if not m.startswith("CN")]
+    with pytest.raises(IllegalMoveError):
+        with_cat.play("CN:b4")
+    with_house = make(b3(".......", ".2.....", ".C.0...", ".1.....", "..0...."), ["N", "", ""])
+    assert not [m for m in moves(with_house) if m.startswith("CN")]
+
+
+def test_house_swap_between_different_players_only():
+    board = b3(".......", ".2.....", "...C00.", ".1.....", ".......")
+    st = make(board, ["S", "", ""])
+    legal = [m for m in moves(st) if m.startswith("HS:")]
+    # houses: b5 (2), e4 (0), f4 (0), b3 (1): pairs of different owners
+    assert sorted(legal) == sorted(["HS:b3-e4", "HS:b3-f4", "HS:b3-b5", "HS:e4-b5",
+                                    "HS:f4-b5"])
+    with pytest.raises(IllegalMoveError):
+        st.play("HS:e4-f4")
+    with pytest.raises(IllegalMoveError):
+        st.play("HS:e4-d4")      # d4 holds a cat
+    st.play("HS:f4-b5")
+    check(st)
+    assert square(st, "f4") == "2" and square(st, "b5") == "0"
+    assert st.scores() == [2, 1, 1]
+
+
+def test_unplayable_special_leaves_end():
+    board = b3(".......", "1......", "...C000", ".......", "......2")
+    st = make(board, ["N", "", ""])
+    assert moves(st) == ["end"]
+
+
+# -- cats joining ----------------------------------------------------------------------------
+
+def reshuffle_position(row4, deck_card="1", hand0="2", pending=0):
+    board = b3(".......", ".2.....", row4, ".1.....", "..0....")
+    used = collections.Counter(hand0 + deck_card)
+    left = collections.Counter(DECK) - used
+    discard = "".join(sorted(left.elements(), key=DECK.index))
+    return make(board, [hand0, "", ""], deck=deck_card, discard=discard, pending=pending)
+
+
+def test_reshuffle_adds_a_cat_on_an_empty_d4():
+    st = reshuffle_position("C......")
+    n_discard = len(st.cards()["discard"])
+    st.play("end")             # seat 1 draws the last card: reshuffle
+    check(st)
+    assert st.current_player == 1 and st.cards()["hand1"] == "1"
+    assert len(st.cards()["deck"]) == n_discard and st.cards()["discard"] == ""
+    assert square(st, "d4") == "C" and square(st, "a4") == "C"
+    assert field(st, "pending") == "0"
+    assert collections.Counter(st.cards()["deck"]) == \
+        collections.Counter(DECK) - collections.Counter("21")
+
+
+def test_reshuffle_uses_the_state_generator():
+    a = reshuffle_position("C......")
+    b = a.clone()
+    a.play("end")
+    b.play("end")
+    assert a == b
+    text = reshuffle_position("C......").to_text().replace(RNG, "00000000000000a6")
+    c = catsearch.from_text(GAME, text)
+    c.play("end")
+    assert c.cards()["deck"] != a.cards()["deck"]
+
+
+def test_pending_cat_enters_when_d4_empties():
+    st = reshuffle_position("...C...")
+    st.play("end")
+    assert field(st, "pending") == "1"
+    assert sum(r.count("C") for r in board_of(st)) == 1
+    check(st)
+    st.play("F:d4N")           # seat 1 moves the cat off d4: the waiting cat enters
+    check(st)
+    assert square(st, "d5") == "C" and square(st, "d4") == "C"
+    assert field(st, "pending") == "0"
+
+
+def test_pending_cat_waits_for_a_house_on_d4():
+    # d4 holds a house: not empty, so the new cat waits
+    st = reshuffle_position("..C1...", deck_card="2")
+    st.play("end")
+    assert field(st, "pending") == "1"
+    st_one = st.clone()
+    # FF east: the house goes d4 -> e4 -> f4 and the cat passes over d4, leaving it empty
+    st.play("FF:c4E")
+    assert square(st, "d4") == "C" and square(st, "e4") == "C" and square(st, "f4") == "1"
+    assert field(st, "pending") == "0"
+    check(st)
+    st_one.play("end")
+    assert field(st_one, "pending") == "1" and st_one.current_player == 2
+
+
+def test_a_cat_ending_on_d4_keeps_the_new_cat_waiting():
+    st = reshuffle_position("..C1...", deck_card="1")
+    st.play("end")
+    assert field(st, "pending") == "1"
+    st.play("F:c4E")           # the house goes to e4, the cat stands on d4
+    assert square(st, "d4") == "C" and square(st, "e4") == "1"
+    assert field(st, "pending") == "1"
+    check(st)
+
+
+def test_no_more_than_four_cats():
+    st = reshuffle_position("C..C..C")
+    # three cats on the board, none waiting: a fourth joins, waiting since d4 is taken
+    st.play("end")
+    assert field(st, "pending") == "1"
+    four = reshuffle_position("C.CC..C")
+    four.play("end")
+    assert field(four, "pending") == "0"
+    assert sum(r.count("C") for r in board_of(four)) == 4
+    waiting = reshuffle_position("C..C..C", pending=1)
+    waiting.play("end")
+    assert field(waiting, "pending") == "1", "waiting cats count towards the four"
+
+
+# -- elimination, winning, the cap -----------------------------------------------------------
+
+def test_elimination_and_skipped_turns():
+    board = b3(".......", ".2.....", "...C001", ".......", "..2....")
+    st = make(board, ["11", "2", "34"])
+    st.play("F:d4E")
+    check(st)
+    assert st.scores() == [2, 0, 2]
+    assert st.cards()["hand1"] == "" and "2" in st.cards()["discard"], "hand goes face up"
+    assert not st.is_terminal() and st.current_player == 0
+    st.play("end")
+    assert st.current_player == 2, "seat 1 is out: its turns are skipped"
+    st.play("end")
+    assert st.current_player == 0 and field(st, "round") == "2"
+    check(st)
+    assert "(out)" in str(st)
+
+
+def test_a_player_eliminating_itself_ends_its_turn():
+    board = b3(".......", ".2.....", "...C110", ".1.....", "..2....")
+    st = make(board, ["12", "", "3"])
+    st.play("F:d4E")
+    assert st.scores() == [0, 3, 2]
+    assert st.current_player == 1, "the mover is out: its turn ends at once"
+    assert st.cards()["hand0"] == "" and "2" in st.cards()["discard"]
+    check(st)
+
+
+def test_last_player_with_houses_wins():
+    board = b3(".......", ".......", "....C01", ".......", ".......")
+    st = make(board, ["1", "", ""], players=3)
+    # seat 2 is already out
+    assert st.scores() == [1, 1, 0]
+    st.play("F:e4E")           # only seat 1's house falls
+    assert st.is_terminal()
+    assert st.returns() == [1.0, 0.0, 0.0]
+    assert field(st, "winners") == "0"
+    check(st)
+
+
+def test_shared_win_when_one_card_removes_the_last_houses():
+    board = b4(".......", ".......", "...C01.", ".......", ".......")
+    st = make(board, ["3", ""], players=2)
+    st.play("FFF:d4E")
+    assert st.is_terminal() and st.scores() == [0, 0]
+    assert st.returns() == [0.5, 0.5]
+    assert field(st, "winners") == "0,1"
+    check(st)
+    # a card that removes the last houses of some but not all remaining players
+    board3 = b3(".......", ".......", "...C01.", ".......", "..2....")
+    st3 = make(board3, ["3", "", ""])
+    st3.play("FFF:d4E")
+    assert st3.returns() == [0.0, 0.0, 1.0]
+
+
+def test_the_100_round_cap():
+    board = b3(".......", ".2.....", "...C000", ".111...", "..2....")
+    st = make(board, ["1", "2", "3"], turn=2, round=100)
+    assert not st.is_terminal()
+    st.play("end")
+    assert st.is_terminal()
+    assert st.scores() == [3, 3, 2]
+    assert st.returns() == [0.5, 0.5, 0.0]
+    check(st)
+    before = make(board, ["1", "2", "3"], turn=2, round=99)
+    before.play("end")
+    assert not before.is_terminal() and field(before, "round") == "100"
+    # the round ends with the last seat still in
+    skip = make(b3(".......", ".......", "...C000", ".11....", "......."), ["1", "2", ""],
+                turn=1, round=100)
+    skip.play("end")
+    assert skip.is_terminal() and skip.returns() == [1.0, 0.0, 0.0]
+
+
+def test_random_games_end_within_the_cap():
+    for seed in range(20):
+        st = catsearch.new_game(GAME, 4, seed=seed, setup="random")
+        import random
+        r = random.Random(seed)
+        while not st.is_terminal():
+            st.apply(r.choice(st.legal_moves()))
+        assert int(field(st, "round")) <= 100
+        assert math.isclose(sum(st.returns()), 1.0)
+
+
+# -- hidden information ----------------------------------------------------------------------
+
+def test_views_hide_hands_and_deck_but_not_the_discard():
+    st = make(OPEN, ["12", "34", "T"], discard="NNS")
+    v = st.view(1)
+    assert v.cards() == {"hand0": "??", "hand1": "34", "hand2": "?",
+                         "deck": "?" * len(st.cards()["deck"]), "discard": "NNS"}
+    assert field(v, "rng") == "?" and field(v, "view") == "1"
+    assert catsearch.from_text(GAME, v.to_text()) == v
+    with pytest.raises(ValueError):
+        v.view(0)
+
+
+def test_determinize_keeps_what_the_seat_knows():
+    st = make(OPEN, ["12", "34", "T"], discard="NNS")
+    for seed in range(20):
+        d = st.determinize(1, seed=seed)
+        assert d.cards()["hand1"] == "34" and d.cards()["discard"] == "NNS"
+        assert len(d.cards()["hand0"]) == 2 and len(d.cards()["hand2"]) == 1
+        assert collections.Counter("".join(d.cards().values())) == collections.Counter(DECK)
+        assert d.view_text(1) == st.view_text(1)
+
+
+def test_elimination_in_a_view_reveals_unknown_cards():
+    board = b3(".......", ".2.....", "...C001", ".......", "..2....")
+    st = make(board, ["11", "25", "34"])
+    v = st.view(0)
+    v.play("F:d4E")
+    assert v.cards()["discard"] == "1??"
+    check(v)
+    d = v.determinize(0, seed=1)
+    assert "?" not in "".join(d.cards().values())
+    assert len(d.cards()["discard"]) == 3
+
+
+def test_chance_outcomes_in_a_view():
+    st = make(OPEN, ["12", "34", "T"], discard="NNS", turn=1)
+    v = st.view(0)
+    chance = dict(v.chance_outcomes())
+    assert math.isclose(sum(chance.values()), 1.0)
+    unseen = collections.Counter(DECK) - collections.Counter("12NNS")
+    total = sum(unseen.values())
+    for t, w in chance.items():
+        assert math.isclose(w, unseen["123456789TNS"[t]] / total)
+
+
+# -- notation, picture, heuristic ------------------------------------------------------------
+
+def test_notation_errors():
+    st = make(OPEN, ["12", "34", "T"])
+    text = st.to_text()
+    with pytest.raises(NotationError, match="not a square"):
+        catsearch.from_text(GAME, text.replace("board=T", "board=X"))
+    with pytest.raises(NotationError, match="cards"):
+        catsearch.from_text(GAME, text.replace("hands=12/", "hands=122/"))
+    with pytest.raises(NotationError):
+        catsearch.from_text(GAME, text.replace("phase=play", "phase=dance"))
+    with pytest.raises(NotationError, match="turn"):
+        catsearch.from_text(GAME, text.replace("turn=0", "turn=-"))
+    with pytest.raises(NotationError):
+        catsearch.from_text(GAME, text.replace("rng=" + RNG, "rng=?"))
+
+
+def test_str_draws_the_board():
+    st = make(OPEN, ["12", "34", "T"])
+    s = str(st)
+    assert "a b c d e f g" in s
+    assert "  4  . . . C . . .  4" in s
+    assert "FF" in s and "Teleport" in s
+    assert "?" in str(st.view(0))
+
+
+def test_heuristic_takes_houses():
+    board = b3(".......", ".2.....", "....C11", ".1.....", "..0....")
+    st = make(board, ["1", "", ""])
+    assert st.move_to_str(st.heuristic_move(seed=1)) == "F:e4E"
+    # it also moves a cat away rather than leave its own houses in line for a push
+    board = b3(".......", ".2.....", "...C000", ".1.....", "..2....")
+    st = make(board, ["1", "", ""])
+    assert st.move_to_str(st.heuristic_move(seed=1)) != "F:d4E"
+    assert st.move_to_str(st.heuristic_move(seed=1)) != "end"
+    ev = st.evaluate()
+    assert math.isclose(sum(ev), 1.0)
+
+
+def test_evaluate_favours_more_houses():
+    board = b3(".......", ".2.....", "...C000", ".00....", "..1....")
+    st = make(board, ["1", "", ""])
+    ev = st.evaluate()
+    assert ev[0] > ev[1] and ev[0] > ev[2]
+
+
+# -- perft ------------------------------------------------------------------------------------
+
+def perft_cases():
+    path = Path(__file__).parents[1] / "data" / "cat-earth-perft.txt"
+    cases = []
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        text, _, counts = line.partition(" ;")
+        cases.append((text.strip(), [int(x) for x in counts.split()]))
+    return cases
+
+
+@pytest.mark.parametrize("text,counts", perft_cases())
+def test_perft(text, counts):
+    st = catsearch.from_text(GAME, text)
+    for depth, n in enumerate(counts, start=1):
+        assert st.perft(depth) == n, f"perft({depth})"

@@ -1,0 +1,200 @@
+"""Herding Cats: one test (at least) per ruling, on explicit positions."""
+import collections
+
+import pytest
+
+import catsearch
+from catsearch import IllegalMoveError
+
+GAME = "herding-cats"
+COMPOSITION = collections.Counter({"o": 10, "p": 10, "b": 10, "g": 10, "O": 3, "P": 3, "B": 3,
+                                   "G": 3, "S": 4, "W": 4})
+
+
+def position(hands, herds="-", discard="", out="", won=None, turn=0, deck="rest"):
+    """A full state; the cards not named go to the deck (``deck="rest"``, in a fixed order),
+    or, with an explicit deck, to the discard pile."""
+    players = len(hands)
+    used = collections.Counter("".join(hands) + herds.replace(",", "").replace("-", "")
+                               + discard + out + (deck if deck != "rest" else ""))
+    rest = COMPOSITION - used
+    assert not used - COMPOSITION, "the position uses more cards than the deck has"
+    rest_text = "".join(sorted(rest.elements(), key="opbgOPBGSW".index))
+    if deck == "rest":
+        deck = rest_text
+    else:
+        discard += rest_text
+    won = won or [0] * players
+    text = (f"players={players} turn={turn} hands={'/'.join(h or '-' for h in hands)} "
+            f"deck={deck or '-'} herds={herds} discard={''.join(sorted(discard, key='opbgOPBGSW'.index)) or '-'} "
+            f"out={out or '-'} won={','.join(map(str, won))} rng=0000000000000000")
+    return catsearch.from_text(GAME, text)
+
+
+def moves(st):
+    return [st.move_to_str(m) for m in st.legal_moves()]
+
+
+def test_setup_deals_three_each_from_sixty_cards():
+    for players in (2, 3, 4):
+        st = catsearch.new_game(GAME, players, seed=1)
+        cards = st.cards()
+        assert all(len(cards[f"hand{p}"]) == 3 for p in range(players))
+        assert len(cards["deck"]) == 60 - 3 * players
+        assert collections.Counter("".join(cards.values())) == COMPOSITION
+        assert st.current_player == 0
+
+
+def test_a_playable_card_must_be_played():
+    st = position(["ooO", "ppp", "bbb"], herds="O")
+    assert moves(st) == ["O", "o@0"]
+    with pytest.raises(IllegalMoveError):
+        st.play("xo")
+
+
+def test_discard_only_when_nothing_is_playable():
+    st = position(["opb", "ppp", "ggg"])          # no herds: no cat can be placed
+    assert moves(st) == ["xo", "xp", "xb"]
+    st = position(["opW", "ppp", "ggg"])          # a WCL needs some herd on the table
+    assert moves(st) == ["xo", "xp", "xW"]
+    st.play("xW")
+    assert st.cards()["discard"] == "W"
+
+
+def test_a_cat_goes_on_a_herd_of_its_colour_and_the_player_picks_which():
+    st = position(["ooo", "ppp", "bbb"], herds="Oo,P,O")
+    assert moves(st) == ["o@0", "o@2"]
+    with pytest.raises(IllegalMoveError):
+        st.play("o@1")                            # herd 1 is purple
+
+
+def test_the_third_card_scores_the_herd_for_its_placer():
+    st = position(["ooo", "pbg", "bbb"], herds="Oo")
+    st.play("o@0")                                # seat 0 puts the second card
+    assert st.scores() == [0, 0, 0] and st.cards()["herds"] == "Ooo"
+    st.play("xp")                                 # seat 1 cannot play: discards
+    st.play("xb")
+    st.play("o@0")                                # seat 0 again: third card
+    assert st.scores() == [1, 0, 0]
+    assert st.cards()["herds"] == "" and st.cards()["out"] == "oooO"
+
+
+def test_a_herd_completed_by_someone_else_goes_to_them():
+    st = position(["pbg", "ooo", "bbb"], herds="Ooo")
+    st.play("xp")
+    st.play("o@0")
+    assert st.scores() == [0, 1, 0]
+
+
+def test_wild_cat_lady_on_any_colour_and_a_herd_of_wild_cat_ladies_counts():
+    st = position(["Wpb", "ppp", "bbb"], herds="OWW,Pp")
+    assert moves(st) == ["p@1", "W@0", "W@1"]
+    st.play("W@0")
+    assert st.scores() == [1, 0, 0]
+    assert st.cards()["out"] == "OWWW"
+
+
+def test_stampede_and_wcl_may_be_played_when_other_cards_are_playable():
+    st = position(["OSW", "ppp", "bbb"], herds="B")
+    assert moves(st) == ["O", "W@0", "S"]
+
+
+def test_a_second_herd_of_a_colour_may_be_started():
+    st = position(["Ooo", "ppp", "bbb"], herds="O")
+    st.play("O")
+    assert st.cards()["herds"] == "OO"
+    # both orange herds now take orange cats
+    st2 = position(["ooo", "ppp", "bbb"], herds="O,O")
+    assert moves(st2) == ["o@0", "o@1"]
+
+
+def test_stampede_places_cats_on_the_fullest_herd_then_the_oldest_and_scores_completions():
+    # orange herds: [0] O (0 cards), [1] Oo (1 card); a purple herd [2] Pp.
+    st = position(["Spb", "bbb", "ggg"], herds="O,Oo,Pp", discard="oooppW")
+    st.play("S")
+    # o -> herd 1 (most cards): Ooo; o -> herd 1 again: complete, seat 0 scores;
+    # o -> herd 0 (the only orange one left): Oo.  p -> Ppp; p -> complete.
+    assert st.scores() == [2, 0, 0]
+    assert st.cards()["herds"] == "Oo"
+    # the Stampede, the WCL and nothing else stay in the discard pile (no cats left)
+    assert collections.Counter(st.cards()["discard"]) >= collections.Counter("SW")
+    assert "o" not in st.cards()["discard"] and "p" not in st.cards()["discard"]
+
+
+def test_stampede_ties_go_to_the_oldest_herd():
+    st = position(["Spb", "bbb", "ggg"], herds="Oo,Oo", discard="o")
+    st.play("S")
+    assert st.to_text().split(" herds=")[1].startswith("Ooo,Oo ")
+
+
+def test_stampede_that_places_nothing_is_legal():
+    st = position(["Spb", "bbb", "ggg"], herds="P")
+    assert "S" in moves(st)
+    st.play("S")
+    assert st.cards()["herds"] == "P" and st.scores() == [0, 0, 0]
+
+
+def test_end_of_turn_draws_the_top_card():
+    st = position(["opb", "ppp", "bbb"], deck="g")
+    st.play("xo")
+    assert st.cards()["hand0"] == "pbg"
+    assert st.cards()["deck"] == ""
+
+
+def test_players_with_empty_hands_are_skipped_and_the_game_ends_when_all_are_empty():
+    st = position(["o", "", "pb"], deck="")
+    assert st.current_player == 0
+    st.play("xo")
+    assert st.current_player == 2                # seat 1 holds nothing
+    st.play("xp")
+    assert st.current_player == 2                # seat 2 is the only one left
+    st.play("xb")
+    assert st.is_terminal() and st.current_player == -1
+
+
+def test_most_herds_wins_and_ties_share():
+    st = position(["o", "", ""], deck="", won=[2, 3, 3],
+                  out="OoooOoooPpppPpppBbbbBbbbGgggGggg")
+    st.play("xo")
+    assert st.is_terminal()
+    assert st.scores() == [2, 3, 3]
+    assert st.returns() == [0.0, 0.5, 0.5]
+    st = position(["o", "", ""], deck="", won=[1, 0, 0], out="Oooo")
+    st.play("xo")
+    assert st.returns() == [1.0, 0.0, 0.0]
+
+
+def test_the_cards_a_seat_cannot_see_are_hidden():
+    st = catsearch.new_game(GAME, 3, seed=9)
+    view = st.view(1)
+    cards = view.cards()
+    assert cards["hand1"] == st.cards()["hand1"]
+    assert cards["hand0"] == "???" and cards["hand2"] == "???"
+    assert set(cards["deck"]) == {"?"}
+    assert "rng=?" in view.to_text()
+
+
+def test_golden_zobrist_values():
+    """The hash is part of the format: it must not change between builds or machines."""
+    assert catsearch.new_game(GAME, 3, seed=0).hash == GOLDEN[0]
+    assert catsearch.new_game(GAME, 2, seed=1).hash == GOLDEN[1]
+    assert catsearch.new_game(GAME, 4, seed=2).hash == GOLDEN[2]
+
+
+GOLDEN = (15693845135746734902, 8644534145689848364, 18015984920375279117)
+
+
+def test_perft_file():
+    import pathlib
+    path = pathlib.Path(__file__).parent.parent / "data" / "herding-cats-perft.txt"
+    checked = 0
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        fen, *counts = [x.strip() for x in line.split(";")]
+        st = catsearch.from_text(GAME, fen)
+        for c in counts:
+            depth, n = c.split()
+            assert st.perft(int(depth[1:])) == int(n), f"{fen} {c}"
+            checked += 1
+    assert checked >= 10

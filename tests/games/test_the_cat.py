@@ -1,0 +1,511 @@
+"""The Cat (``the-cat``): one test per ruling of RULINGS.md's The Cat section and issue 4,
+mostly on explicit positions written in the notation, plus knowledge, views, determinization,
+chance in views, notation and perft."""
+import collections
+import math
+from pathlib import Path
+
+import pytest
+
+import catsearch
+import catsearch.testing
+from catsearch import IllegalMoveError, InvalidMoveError, NotationError
+
+GAME = "the-cat"
+RNG = "0123456789abcdef"
+
+# A 2-player table (moods 1-9, 4 of each): seat 0 holds four finished piles, seat 1 two.
+P2_DONE = "1111,2222,3333,4444/5559,6666,7777,8899"
+C2_DONE = "5889"
+# A 2-player table where pile 0 of each seat is one card short; centre 1 5 8 9.
+P2_SHORT = "1119,2222,3333,4444/5559,6666,7777,8889"
+C2_SHORT = "1589"
+
+
+def position(players=2, piles=P2_SHORT, centre=C2_SHORT, held=None, known=None, chosen=None,
+             tick=0, rtick=None, rnd=1, scores=None, target=20, turn=None, rng=RNG):
+    """A full-state notation; by default each held pile is known to its owner, nothing else."""
+    npiles = 3 if players == 4 else 4
+    held = held or [None] * players
+    if known is None:
+        known = "/".join(",".join("oooo" if held[p] == k else "----" for k in range(npiles))
+                         for p in range(players))
+    chosen = chosen or ["-"] * players
+    if turn is None:
+        turn = next((p for p in range(players) if chosen[p] == "-"), 0)
+    rtick = tick if rtick is None else rtick
+    scores = scores or [0] * players
+    return (f"players={players} target={target} round={rnd} tick={tick} rtick={rtick} "
+            f"scores={','.join(map(str, scores))} turn={turn} chosen={','.join(chosen)} "
+            f"held={','.join('-' if h is None else str(h) for h in held)} centre={centre} "
+            f"piles={piles} known={known} rng={rng}")
+
+
+def state(**kw):
+    return catsearch.from_text(GAME, position(**kw))
+
+
+def play_tick(st, *moves):
+    """Every seat chooses (in seat order) one of ``moves``; the tick then resolves."""
+    assert st.current_player == 0
+    for m in moves:
+        st.play(m)
+    return st
+
+
+# -- setup -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players,npiles,moods", [(2, 4, "123456789"), (3, 4, "123456789abcd"),
+                                                  (4, 3, "123456789abcd")])
+def test_setup_deck_piles_and_centre(players, npiles, moods):
+    st = catsearch.new_game(GAME, players, seed=4)
+    cards = st.cards()
+    counts = collections.Counter(cards.values())
+    assert counts == {m: 4 for m in moods}          # 2 players: moods 10-13 are left out
+    assert sum(counts.values()) == 4 * len(moods) == 4 * (players * npiles + 1)
+    for p in range(players):
+        assert all(f"pile{p}.{k}.{i}" in cards for k in range(npiles) for i in range(4))
+        assert f"pile{p}.{npiles}.0" not in cards
+    assert len(st.centre) == 4 and all(f"centre.{j}" in cards for j in range(4))
+    assert st.held == [None] * players and st.round == 1 and st.tick == 0
+    assert st.scores() == [0] * players
+    assert st.num_distinct_moves == 22
+    assert [st.move_to_str(m) for m in st.legal_moves()] == \
+        ["wait", "stop"] + [f"pick{k}" for k in range(npiles)]
+    # the centre is public, no pile card is known to anyone yet
+    know = st.knowledge()
+    assert all(know[f"centre.{j}"] == frozenset(range(players)) for j in range(4))
+    assert all(know[loc] == frozenset() for loc in know if loc.startswith("pile"))
+
+
+def test_four_players_have_no_pile_3():
+    st = catsearch.new_game(GAME, 4, seed=1)
+    with pytest.raises(IllegalMoveError):
+        st.play("pick3")
+    with pytest.raises(NotationError):
+        catsearch.from_text(GAME, st.to_text().replace("held=-,", "held=3,", 1))
+
+
+# -- legal moves ---------------------------------------------------------------------------
+
+def test_pick_swap_stop_wait_legality():
+    st = state(held=[0, None])
+    names = [st.move_to_str(m) for m in st.legal_moves()]
+    # holding pile 0: not pick0; all 16 swaps, also between cards of one mood
+    assert names == (["wait", "stop", "pick1", "pick2", "pick3"]
+                     + [f"swap{i}{j}" for i in range(4) for j in range(4)])
+    st.play("pick2")                  # seat 0 (its choice stays hidden until the tick resolves)
+    assert st.held == [0, None]
+    assert [st.move_to_str(m) for m in st.legal_moves()] == \
+        ["wait", "stop", "pick0", "pick1", "pick2", "pick3"]
+    with pytest.raises(IllegalMoveError):
+        st.play("swap00")             # seat 1 holds nothing
+    st.play("wait")
+    assert st.held == [2, None]       # pick k puts the held pile back first
+
+
+def test_a_pick_shows_the_pile_to_its_owner_only():
+    st = state()
+    play_tick(st, "pick2", "wait")
+    know = st.knowledge()
+    assert all(know[f"pile0.2.{i}"] == {0} for i in range(4))
+    assert st.view(0).pile(0, 2) == "3333" and st.view(1).pile(0, 2) == "????"
+    play_tick(st, "pick1", "wait")    # put back, still remembered
+    assert st.held == [1, None]
+    assert st.view(0).pile(0, 2) == "3333"
+
+
+# -- first touch, Stop, priority --------------------------------------------------------
+
+def test_first_touch_fails_the_later_swap_on_the_same_slot():
+    # tick 0: seat 0 resolves first; both swap their card 3 with centre slot 0 (a 1)
+    st = play_tick(state(held=[0, 0]), "swap30", "swap30")
+    assert st.pile(0, 0) == "1111" and st.centre[0] == "9"
+    assert st.pile(1, 0) == "5559", "seat 1's swap on slot 0 must fail (first touch)"
+    assert st.knowledge()["pile1.0.3"] == {1}
+    # a swap aimed at another slot in the same tick still happens
+    st = play_tick(state(held=[0, 0]), "swap30", "swap31")
+    assert st.pile(0, 0) == "1111" and st.pile(1, 0) == "5555" and st.centre == "9989"
+
+
+def test_first_touch_goes_to_the_seat_with_priority():
+    # tick 1: seat 1 resolves first and gets slot 0; seat 0's swap fails
+    st = play_tick(state(held=[0, 0], tick=1), "swap30", "swap30")
+    assert st.pile(1, 0) == "5551" and st.centre[0] == "9"
+    assert st.pile(0, 0) == "1119"
+
+
+@pytest.mark.parametrize("tick", range(6))
+def test_priority_rotates_with_the_tick(tick):
+    piles = "1112,2223,3334,4445/5556,6667,7778,8889/999a,aaab,bbbc,cccd"
+    st = state(players=3, piles=piles, centre="1ddd", held=[0, 0, 0], tick=tick)
+    play_tick(st, "swap30", "swap30", "swap30")
+    winner = tick % 3
+    for p in range(3):
+        assert (st.knowledge()[f"pile{p}.0.3"] == {0, 1, 2}) == (p == winner)
+    assert st.centre[0] == "26a"[winner]
+    assert st.pile(winner, 0)[3] == "1"
+
+
+def test_priority_tick_counts_across_rounds():
+    piles = "1112,2223,3334,4445/5556,6667,7778,8889/999a,aaab,bbbc,cccd"
+    st = state(players=3, piles=piles, centre="1ddd", tick=4)
+    play_tick(st, "stop", "wait", "wait")            # ends round 1 after 5 ticks
+    assert st.round == 2 and st.tick == 5 and st.round_tick == 0
+    play_tick(st, "pick0", "pick0", "pick0")         # tick 5
+    before = [st.pile(p, 0) for p in range(3)]
+    play_tick(st, "swap00", "swap00", "swap00")      # tick 6: seat 6 % 3 = 0 first, not 1
+    know = st.knowledge()
+    assert know["pile0.0.0"] == {0, 1, 2}
+    assert know["pile1.0.0"] == {1} and know["pile2.0.0"] == {2}
+    assert st.pile(1, 0) == before[1] and st.pile(2, 0) == before[2]
+
+
+def test_stop_voids_the_later_actions_of_its_tick():
+    # tick 0: seat 0's Stop resolves first; seat 1's completing swap is void
+    st = play_tick(state(held=[None, 0]), "stop", "swap31")
+    assert st.scores() == [0, 2]          # caller wrong; seat 1: 6666 and 7777 only
+    # tick 1: seat 1's swap resolves first (5555), then seat 0's Stop
+    st = play_tick(state(held=[None, 0], tick=1), "stop", "swap31")
+    assert st.scores() == [0, 3]
+    # of several Stops only the first in priority order counts
+    st = play_tick(state(piles=P2_DONE, centre=C2_DONE), "stop", "stop")
+    assert st.scores() == [5, 2]          # seat 0 called (tick 0), right
+    st = play_tick(state(piles=P2_DONE, centre=C2_DONE, tick=1), "stop", "stop")
+    assert st.scores() == [4, 0]          # seat 1 called (tick 1), wrong
+
+
+def test_between_rounds_nothing_is_held_and_a_new_deal_is_drawn():
+    st = play_tick(state(held=[0, 0]), "stop", "wait")
+    assert st.held == [None, None] and st.round == 2 and st.round_tick == 0
+    assert st.current_player == 0 and st.chosen() == [None, None]
+    assert all(v == frozenset() for k, v in st.knowledge().items() if k.startswith("pile"))
+    assert sorted(st.cards().values()) == sorted("123456789" * 4)
+    # the deal comes from the state's own generator: same generator, same deal
+    again = play_tick(state(held=[0, 0]), "stop", "wait")
+    other = play_tick(state(held=[0, 0], rng="fedcba9876543210"), "stop", "wait")
+    assert again == st and other.cards() != st.cards()
+
+
+# -- scoring -----------------------------------------------------------------------------
+
+def test_caller_right_scores_piles_plus_bonus():
+    st = play_tick(state(piles=P2_DONE, centre=C2_DONE), "stop", "wait")
+    assert st.scores() == [4 + 1, 2]
+
+
+def test_caller_wrong_scores_nothing_and_others_score_their_piles():
+    st = play_tick(state(piles=P2_DONE, centre=C2_DONE), "wait", "stop")
+    assert st.scores() == [4, 0]          # seat 1 has two finished piles but called wrongly
+
+
+def test_caller_right_with_four_players_three_piles():
+    piles = "1111,2222,3333/4444,5555,6667/7778,8889,999a/aaab,bbbc,cccd"
+    st = state(players=4, piles=piles, centre="6ddd")
+    play_tick(st, "stop", "wait", "wait", "wait")
+    assert st.scores() == [3 + 1, 2, 0, 0]
+
+
+def test_round_cap_ends_the_round_without_bonus():
+    st = state(piles=P2_DONE, centre=C2_DONE, tick=199)
+    play_tick(st, "wait", "wait")
+    assert st.scores() == [4, 2] and st.round == 2 and st.round_tick == 0 and st.tick == 200
+    st = state(piles=P2_DONE, centre=C2_DONE, tick=198)
+    play_tick(st, "wait", "wait")
+    assert st.scores() == [0, 0] and st.round == 1 and st.round_tick == 199
+    st = state(piles=P2_DONE, centre=C2_DONE, tick=199)
+    play_tick(st, "wait", "stop")         # a Stop in the 200th tick is a Stop: seat 1 wrong
+    assert st.scores() == [4, 0]
+
+
+# -- the end of the game -----------------------------------------------------------------
+
+def test_game_ends_at_the_target():
+    st = play_tick(state(piles=P2_DONE, centre=C2_DONE, scores=[16, 0], rnd=3, tick=9, rtick=0),
+                   "stop", "wait")
+    assert st.is_terminal() and st.scores() == [21, 2] and st.returns() == [1.0, 0.0]
+    assert st.current_player == -1 and st.legal_moves() == []
+    # one point short: the game goes on
+    st = play_tick(state(piles=P2_DONE, centre=C2_DONE, scores=[14, 0], rnd=3, tick=9, rtick=0),
+                   "stop", "wait")
+    assert not st.is_terminal() and st.scores() == [19, 2] and st.round == 4
+    # a non-caller reaching the target ends it too (seat 1 calls wrongly, seat 0 scores 4)
+    st = play_tick(state(piles=P2_DONE, centre=C2_DONE, scores=[16, 17], rnd=3, tick=9, rtick=0),
+                   "wait", "stop")
+    assert st.is_terminal() and st.scores() == [20, 17] and st.returns() == [1.0, 0.0]
+
+
+def test_game_end_ties_share():
+    st = play_tick(state(piles=P2_DONE, centre=C2_DONE, scores=[15, 18], rnd=3, tick=9, rtick=0),
+                   "stop", "wait")
+    assert st.scores() == [20, 20] and st.returns() == [0.5, 0.5]
+
+
+def test_the_twelve_point_option():
+    st = play_tick(state(piles=P2_DONE, centre=C2_DONE, scores=[8, 0], target=12, rnd=2,
+                         tick=5, rtick=0), "stop", "wait")
+    assert st.is_terminal() and st.scores() == [13, 2]
+    st = play_tick(state(piles=P2_DONE, centre=C2_DONE, scores=[8, 0], target=20, rnd=2,
+                         tick=5, rtick=0), "stop", "wait")
+    assert not st.is_terminal()
+    g = catsearch.new_game(GAME, 3, seed=1, target=12)
+    assert g.target == 12 and "target=12" in g.to_text()
+    assert catsearch.new_game(GAME, 3, seed=1).target == 20
+    with pytest.raises(ValueError, match="target"):
+        catsearch.new_game(GAME, 3, target=15)
+    with pytest.raises(ValueError, match="target"):
+        catsearch.new_game(GAME, 3, speed=2)
+    with pytest.raises(NotationError):
+        catsearch.from_text(GAME, g.to_text().replace("target=12", "target=15"))
+
+
+def test_game_cap_after_fifty_rounds():
+    st = play_tick(state(piles=P2_DONE, centre=C2_DONE, scores=[3, 7], rnd=50, tick=120, rtick=3),
+                   "wait", "stop")
+    assert st.is_terminal() and st.scores() == [7, 7] and st.returns() == [0.5, 0.5]
+    st = play_tick(state(piles=P2_DONE, centre=C2_DONE, scores=[3, 9], rnd=50, tick=120, rtick=3),
+                   "wait", "stop")
+    assert st.is_terminal() and st.returns() == [0.0, 1.0]
+    st = play_tick(state(piles=P2_DONE, centre=C2_DONE, scores=[3, 7], rnd=49, tick=120, rtick=3),
+                   "wait", "stop")
+    assert not st.is_terminal() and st.round == 50
+
+
+def test_random_games_end_within_the_caps():
+    for seed in range(20):
+        res = catsearch.benchmark_playouts(GAME, 3, games=1, seed=seed)
+        assert 3 <= res["moves"] <= 50 * 200 * 3
+    st = catsearch.testing.play_out(catsearch.new_game(GAME, 2, seed=3), seed=3)
+    assert st.is_terminal()
+    assert max(st.scores()) >= 20 or st.round == 50
+    assert all(v == frozenset({0, 1}) for v in st.knowledge().values())
+
+
+# -- hidden choices, views, knowledge ----------------------------------------------------
+
+def test_a_later_seat_does_not_see_an_earlier_choice():
+    st = state(held=[0, 0])
+    st.play("swap30")
+    assert st.chosen() == ["swap30", None]
+    v1 = st.view(1)
+    assert v1.chosen() == ["?", None] and "chosen=?,-" in v1.to_text()
+    assert st.view(0).chosen() == ["swap30", None]
+    # another choice by seat 0 gives seat 1 the same view
+    other = state(held=[0, 0])
+    other.play("wait")
+    assert other.view_text(1) == st.view_text(1) and other.info_key(1) == st.info_key(1)
+    assert other.info_key(0) != st.info_key(0)
+
+
+def test_observe_move_hides_a_choice_from_the_other_seats():
+    st = state(held=[0, 0])
+    n = st.num_distinct_moves
+    for m in st.legal_moves():
+        assert st.observe_move(m, 0) == m
+        assert st.observe_move(m, 1) == n == 22
+    st.play("pick1")
+    assert st.observe_move(1, 1) == 1 and st.observe_move(1, 0) == 22
+
+
+def test_a_swap_is_public():
+    st = play_tick(state(held=[0, None]), "swap30", "wait")
+    know = st.knowledge()
+    assert know["pile0.0.3"] == {0, 1}        # the card taken from the centre, at position 3
+    assert know["pile0.0.0"] == {0}
+    assert st.view(1).pile(0, 0) == "???1" and st.view(1).centre == "9589"
+
+
+def test_determinize_draws_hidden_choices_uniformly_from_the_legal_actions():
+    st = state(held=[0, None])
+    st.play("swap30")
+    seen = collections.Counter()
+    for i in range(2100):
+        d = st.determinize(1, seed=i)
+        seen[d.chosen()[0]] += 1
+        assert d.chosen()[1] is None
+    legal = [st.move_to_str(m) for m in state(held=[0, None]).legal_moves()]
+    assert set(seen) == set(legal) and len(legal) == 21
+    stat = sum((seen[m] - 100) ** 2 / 100 for m in legal)
+    assert stat < 60.0, seen                   # chi-square, 20 degrees of freedom, p ~ 1e-5
+    # no peeking: the true choice does not change what the determinization draws
+    other = state(held=[0, None])
+    other.play("wait")
+    assert all(st.determinize(1, seed=s) == other.determinize(1, seed=s) for s in range(20))
+    # the seat's own choice is kept
+    assert all(st.determinize(0, seed=s).chosen()[0] == "swap30" for s in range(20))
+
+
+def test_determinize_keeps_public_swaps_and_own_piles():
+    st = play_tick(state(held=[0, None]), "swap30", "pick2")
+    for seed in range(30):
+        d = st.determinize(1, seed=seed)
+        assert d.pile(0, 0)[3] == "1" and d.pile(1, 2) == "7777" and d.centre == "9589"
+        assert d.view_text(1) == st.view_text(1)
+
+
+def test_the_next_deal_is_hidden():
+    known = "oooo,oooo,oooo,oooo/----,----,----,----"
+    st = state(piles=P2_DONE, centre=C2_DONE, known=known)
+    v = st.view(0)
+    assert "rng=?" in v.to_text()
+    a = play_tick(st.determinize(0, seed=1), "stop", "wait")
+    b = play_tick(st.determinize(0, seed=2), "stop", "wait")
+    assert a.scores()[0] == b.scores()[0] == 5
+    assert a.cards() != b.cards()
+    assert a.round == b.round == 2
+
+
+# -- views that play on: chance ------------------------------------------------------------
+
+def test_a_view_waits_for_chance_to_reveal_hidden_choices():
+    st = state(held=[0, 0])
+    st.play("swap30")
+    v = st.view(1)
+    v.play("swap30")                    # seat 1 is last: the tick needs seat 0's hidden choice
+    assert v.current_player == -1 and "phase=resolve" in v.to_text()
+    assert catsearch.from_text(GAME, v.to_text()).to_text() == v.to_text()
+    ch = v.chance_outcomes()
+    assert len(ch) == 21 and all(math.isclose(w, 1 / 21) for _, w in ch)
+    assert {o - 32 for o, _ in ch} == set(state(held=[0, 0]).legal_moves())
+    v.apply_chance(32 + st.str_to_move("swap30"))
+    # resolved as in the real game: seat 0 took slot 0 first, seat 1's swap failed; the card
+    # seat 0 put into the centre is now seen by seat 1, so chance reveals it
+    assert v.current_player == 0 and v.pile(1, 0) == "5559" and v.centre == "?589"
+    assert v.pile(0, 0) == "???1" and v.hash == v.recompute_hash()
+    ch = dict(v.chance_outcomes())
+    # seat 1 has seen 5559, the centre's 5 8 9 and the 1 now in seat 0's pile: no 5 is left
+    assert 4 not in ch and math.isclose(sum(ch.values()), 1.0)
+    v.apply_chance(8)
+    assert v.centre == "9589" and v.chance_outcomes() == []
+
+
+def test_a_view_reveals_a_pile_its_seat_picks_up():
+    st = state()
+    v = st.view(0)
+    play_tick(v, "pick1", "wait")
+    ch = dict(v.chance_outcomes())
+    # seat 0 has seen the centre (1 5 8 9) only: of the 32 other cards, 4 of each mood but
+    # 3 of moods 1, 5, 8, 9
+    assert math.isclose(sum(ch.values()), 1.0) and len(ch) == 9
+    assert math.isclose(ch[1], 4 / 32) and math.isclose(ch[0], 3 / 32)
+    for _ in range(4):
+        v.apply_chance(1)
+    assert v.pile(0, 1) == "2222" and v.chance_outcomes() == []
+    d = v.determinize(0, seed=3)
+    assert d.pile(0, 1) == "2222" and "?" not in d.to_text()
+
+
+def test_a_view_scores_a_round_after_revealing_what_scoring_needs():
+    st = state(piles=P2_DONE, centre=C2_DONE, held=[0, None])
+    v = st.view(0)
+    play_tick(v, "stop", "wait")
+    assert "phase=score:0" in v.to_text() and v.current_player == -1
+    assert catsearch.from_text(GAME, v.to_text()).to_text() == v.to_text()
+    reveals = 0
+    with pytest.raises(IllegalMoveError, match="chance"):
+        v.legal_moves()
+    while v.chance_outcomes():
+        v.apply_chance(v.chance_outcomes()[-1][0])   # always the highest mood seen
+        reveals += 1
+        assert v.hash == v.recompute_hash()
+    assert reveals > 0
+    assert v.current_player == 0 and v.round == 2
+    assert v.scores()[1] == 0 and v.scores()[0] in (0, 5)
+
+
+# -- notation, moves, picture ---------------------------------------------------------------
+
+def test_move_text():
+    st = state(held=[0, None])
+    names = [st.move_to_str(m) for m in range(22)]
+    assert names[:6] == ["wait", "stop", "pick0", "pick1", "pick2", "pick3"]
+    assert names[6 + 4 * 1 + 3] == "swap13"
+    assert all(st.str_to_move(t) == m for m, t in enumerate(names))
+    assert st.str_to_move("swap 1 3") == 6 + 4 + 3 and st.str_to_move("pick 2") == 4
+    for bad in ("swap4", "swap44", "pick", "swop13", "stop!", ""):
+        with pytest.raises(InvalidMoveError, match="wait, stop"):
+            st.str_to_move(bad)
+
+
+@pytest.mark.parametrize("change,where", [
+    (("centre=1589", "centre=1580"), "centre"),
+    (("centre=1589", "centre=158"), "centre"),
+    (("piles=1119,", "piles=1119?"), "piles"),
+    (("piles=1119", "piles=1118"), "cards"),
+    (("held=0,-", "held=4,-"), "held"),
+    (("held=0,-", "held=1,-"), "held"),
+    (("chosen=-,-", "chosen=swap00,swap00"), "chosen"),
+    (("chosen=-,-", "chosen=-,wait"), "chosen"),
+    (("chosen=-,-", "chosen=pick0,-"), "chosen"),
+    (("chosen=-,-", "chosen=?,-"), "chosen"),
+    (("known=oooo", "known=oxoo"), "known"),
+    (("turn=0", "turn=1"), "turn"),
+    (("turn=0", "turn=-"), "turn"),
+    (("tick=0", "tick=5"), "tick"),
+    (("rng=0123456789abcdef", "rng=?"), "rng"),
+])
+def test_bad_notation_names_the_field(change, where):
+    text = position(held=[0, None])
+    assert change[0] in text
+    with pytest.raises(NotationError, match=where):
+        catsearch.from_text(GAME, text.replace(*change, 1))
+
+
+def test_view_notation_shows_only_known_cards():
+    view = state(held=[0, None]).view_text(1)
+    with pytest.raises(NotationError, match="rng"):
+        catsearch.from_text(GAME, view.replace("rng=?", f"rng={RNG}"))
+    text = position(held=[0, None], rng="?") + " view=1"
+    with pytest.raises(NotationError, match="does not know"):
+        catsearch.from_text(GAME, text)       # seat 1's view cannot show seat 0's pile 0
+    st = state(held=[0, None])
+    assert catsearch.from_text(GAME, st.view_text(1)).pile(0, 0) == "????"
+
+
+def test_str_shows_centre_piles_scores_tick_and_round():
+    st = state(held=[0, None], scores=[3, 4], rnd=2, tick=9, rtick=4)
+    text = str(st)
+    assert "round 2" in text and "tick 9" in text and "1 5 8 9" in text
+    assert "score 3" in text and "score 4" in text and "[1119]" in text
+    v = str(st.view(1))
+    assert "????" in v and "5559" not in v and "seat 1's view" in v
+
+
+def test_heuristic_calls_stop_when_right_and_swaps_in_what_it_needs():
+    st = state(piles=P2_DONE, centre=C2_DONE)
+    # seat 0 has not looked at its piles: it looks before it calls
+    assert st.move_to_str(st.heuristic_move()).startswith("pick")
+    known = "oooo,oooo,oooo,oooo/----,----,----,----"
+    st = state(piles=P2_DONE, centre=C2_DONE, known=known)
+    assert st.move_to_str(st.heuristic_move()) == "stop"
+    st = state(held=[0, None])
+    assert st.move_to_str(st.heuristic_move()) == "swap30"     # the 9 out, the centre 1 in
+
+
+def test_evaluate_prefers_the_leader():
+    st = state(piles=P2_DONE, centre=C2_DONE, scores=[10, 2], rnd=3, tick=9, rtick=0)
+    ev = st.evaluate()
+    assert math.isclose(sum(ev), 1.0) and ev[0] > ev[1]
+
+
+# -- perft -------------------------------------------------------------------------------------
+
+def read_perft(path):
+    cases = []
+    for line in Path(path).read_text().splitlines():
+        if line.startswith("position "):
+            cases.append((line[len("position "):], {}))
+        elif line.startswith("depth "):
+            _, depth, count = line.split()
+            cases[-1][1][int(depth)] = int(count)
+    return cases
+
+
+def test_perft_data():
+    cases = read_perft(Path(__file__).parent.parent / "data" / "the-cat-perft.txt")
+    assert len(cases) >= 5
+    for text, counts in cases:
+        st = catsearch.from_text(GAME, text)
+        assert st.to_text() == text
+        for depth, count in counts.items():
+            assert st.perft(depth) == count, (text, depth)
