@@ -28,5 +28,7 @@ def test_search_iterations(benchmark, game_id, name):
     result = benchmark.pedantic(player.search, args=(state,), rounds=3, iterations=1,
                                 warmup_rounds=1)
     assert result.iterations == ITERATIONS
-    benchmark.extra_info["iterations_per_second"] = ITERATIONS / benchmark.stats.stats.min
     benchmark.extra_info["nodes"] = result.nodes
+    benchmark.extra_info["bytes_per_node"] = player.bytes_per_node
+    if benchmark.stats:          # None when run as a smoke test (--benchmark-disable)
+        benchmark.extra_info["iterations_per_second"] = ITERATIONS / benchmark.stats.stats.min

@@ -1315,7 +1315,7 @@ def _parse(str text):
     winners = 0
     if wf.value != "-":
         for part in wf.value.split(","):
-            if not part.isdigit() or int(part) >= n or (winners >> int(part) & 1):
+            if not (part.isascii() and part.isdigit()) or int(part) >= n or (winners >> int(part) & 1):
                 raise f.error(wf, f"expected - or distinct seats 0 to {n - 1} separated by ,")
             winners |= 1 << int(part)
     tf = f["turn"]

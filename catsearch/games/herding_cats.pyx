@@ -600,7 +600,7 @@ cdef class HerdingCats(State):
         if len(s) == 2 and s[0] == "x" and s[1] in LETTERS[:10]:
             return M_DISC + LETTERS.index(s[1])
         card, at, herd = s.partition("@")
-        if not at or not herd.isdigit() or card not in ("o", "p", "b", "g", "W", "cat"):
+        if not at or not (herd.isascii() and herd.isdigit()) or card not in ("o", "p", "b", "g", "W", "cat"):
             raise bad
         k = int(herd)
         if k >= HC_MAX_HERDS:

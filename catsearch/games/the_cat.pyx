@@ -1020,7 +1020,7 @@ def _parse(str text):
     for p, part in enumerate(parts):
         if part == "-":
             d.held[p] = -1
-        elif len(part) == 1 and part.isdigit() and int(part) < np:
+        elif len(part) == 1 and part.isascii() and part.isdigit() and int(part) < np:
             d.held[p] = int(part)
             if any(not d.known[p][int(part)][i] >> p & 1 for i in range(4)):
                 raise f.error(hf, f"seat {p} holds pile {part}, so it knows its cards: known must "
@@ -1069,7 +1069,7 @@ def _parse(str text):
         if pf.value == "resolve":
             d.phase = 1
         elif pf.value.startswith("score:") and (pf.value[6:] == "-" or (
-                len(pf.value) == 7 and pf.value[6].isdigit() and int(pf.value[6]) < n)):
+                len(pf.value) == 7 and pf.value[6].isascii() and pf.value[6].isdigit() and int(pf.value[6]) < n)):
             d.phase = 2
             d.caller = -1 if pf.value[6:] == "-" else int(pf.value[6])
         else:

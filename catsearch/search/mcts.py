@@ -156,6 +156,9 @@ class _MCTSPlayer(Player):
         self._kept: list = []           # cores kept for reuse
         self._track: dict | None = None  # what the kept cores stand for
         self._pool: _ProcessPool | None = None
+        # in a worker process: the parent checks that the moves follow on (the notation
+        # the views travel in does not carry the ply)
+        self._trust_ply = False
 
     # -- hooks for the two searchers --------------------------------------------------------
     def _new_core(self, view: State, seat: int, seed: int, worker: int, nworkers: int):
@@ -285,7 +288,7 @@ class _MCTSPlayer(Player):
         cores = []
         if (self.reuse and track is not None and len(self._kept) == n
                 and track["game"] == view.game_id and track["players"] == view.players
-                and track["seat"] == seat and track["ply"] == view.ply):
+                and track["seat"] == seat and (self._trust_ply or track["ply"] == view.ply)):
             for core, s in zip(self._kept, seeds):
                 self._rebase(core, view, s)
                 cores.append(core)
@@ -420,7 +423,7 @@ class _MCTSPlayer(Player):
         track = self._track
         if track is None:
             return
-        view = self._observer_view(state, track)
+        view = self._observer_view(state, track, self._trust_ply)
         if view is None:
             self._kept, self._track = [], None
             return
@@ -438,10 +441,10 @@ class _MCTSPlayer(Player):
         track["ply"] += 1
 
     @staticmethod
-    def _observer_view(state: State, track: dict) -> State | None:
+    def _observer_view(state: State, track: dict, trust_ply: bool = False) -> State | None:
         seat = track["seat"]
         if (state.game_id != track["game"] or state.players != track["players"]
-                or state.ply != track["ply"] or state.is_terminal()):
+                or (state.ply != track["ply"] and not trust_ply) or state.is_terminal()):
             return None
         if state.view_seat is None:
             return state.view(seat)
@@ -627,6 +630,7 @@ def _process_main(conn, stop_event, cls_name: str, options: dict) -> None:
 
     cls = {"ISMCTS": ISMCTS, "DeterminizedMCTS": DeterminizedMCTS}[cls_name]
     player = cls(**options)
+    player._trust_ply = True
     while True:
         try:
             msg = conn.recv()
@@ -696,6 +700,11 @@ class _ProcessPool:
 
     def search(self, view, plan, deadline, info, legal, t0) -> list[dict]:
         n = len(self.conns)
+        track = self.track
+        if track is not None and not (
+                track["game"] == view.game_id and track["players"] == view.players
+                and track["seat"] == view.current_player and track["ply"] == view.ply):
+            self.new_game()          # the kept trees do not lead here: the workers drop them
         iters = _split(plan["iterations"], n)
         nodes = _split(plan["nodes"], n) if plan["nodes"] else [0] * n
         chunk = self.player.info_interval if info is not None else None

@@ -300,12 +300,16 @@ def play_observed(game_id, players, specs, seed, observe=True):
             for p in ps:
                 p.observe(st, r.move)
         st.play(r.move)
+    for p in ps:
+        p.close()
     return results
 
 
 @pytest.mark.parametrize("spec", ["ismcts:iterations=300,seed=1,reuse=true",
                                   "ismcts:iterations=300,seed=1,reuse=true,mode=mo",
                                   "ismcts:iterations=300,seed=1,reuse=true,workers=2",
+                                  "ismcts:iterations=300,seed=1,reuse=true,workers=2,"
+                                  "parallel=processes",
                                   "pimc:iterations=300,seed=1,reuse=true,dets=4"])
 def test_reuse_keeps_the_tree_while_the_information_set_continues(spec):
     game_id = catsearch.GAMES[0]
@@ -315,6 +319,7 @@ def test_reuse_keeps_the_tree_while_the_information_set_continues(spec):
     assert sum(c > 0 for c in carried) >= 2, "no search started from a kept tree"
     fresh = play_observed(game_id, 3, [spec, "random:seed=1", "random:seed=2"], seed=8,
                           observe=False)
+    assert len(fresh) == len(reused)
     assert all(sum(s.visits for s in r.stats.values()) == r.iterations for r in fresh)
 
 

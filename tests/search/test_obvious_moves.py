@@ -1,6 +1,7 @@
 """Searchers find the obvious move: constructed positions per game, and, for every game in
 ``catsearch.GAMES``, positions found near the end of random games where one move decides."""
 import collections
+import functools
 import random
 
 import pytest
@@ -93,6 +94,7 @@ def win_rate(dets, move, seat, rng, playouts=8):
     return total / n
 
 
+@functools.lru_cache(maxsize=None)
 def decisive_positions(game_id, players=2, wanted=3, seed=0, max_games=300, last=8):
     """Positions near the end of random games where one move wins in every sampled
     determinization of the mover's view and every sampled continuation, while each other
@@ -130,6 +132,7 @@ def test_the_move_that_decides_the_game(game_id, spec):
     positions = decisive_positions(game_id)
     assert len(positions) == 3, f"found only {len(positions)} decisive positions in {game_id}"
     for pos, win in positions:
+        pos = pos.clone()
         r = make_player(spec.format(s=3)).search(pos)
         assert r.move in win, (f"{spec} in {pos.to_text()}: {pos.move_to_str(r.move)}, not one "
                                f"of {[pos.move_to_str(m) for m in win]}")
