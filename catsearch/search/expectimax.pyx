@@ -1051,9 +1051,10 @@ class Expectimax(Player):
     def search(self, state, *, limits=None, info=None):
         """Search ``state`` for its seat to move, from that seat's view only.
 
-        :param limits: overrides of this player's depth, nodes and seconds for this search
-            (``iterations`` caps the depth too; ``infinite`` searches until :meth:`stop`, the
-            deepest depth or the whole game tree).
+        :param limits: for this search: a budget (``iterations``, which caps the depth,
+            ``nodes``, ``seconds`` or ``infinite``) replaces this player's depth, nodes and
+            seconds as a whole; ``depth`` and ``seed`` override where given. ``infinite``
+            searches until :meth:`stop`, the deepest depth (64) or the whole game tree.
         :param info: called with a partial :class:`SearchResult` after each iteration and
             about every 0.1 s (at most), from the searching thread.
         :raises ValueError: the game is over, or the state is another seat's view.
@@ -1068,18 +1069,21 @@ class Expectimax(Player):
                              f"outcomes before its decision: a seat's view must show what it "
                              f"needs to decide (the game's chance_outcomes_c is wrong here)")
         lim = Limits() if limits is None else limits
-        depth, nodes, seconds = self.depth, self.nodes, self.seconds
+        # a budget in the limits replaces the player's own (its depth, nodes and seconds:
+        # the depth is what expectimax iterates over) as a whole; limits.depth overrides
+        if (lim.iterations is not None or lim.nodes is not None or lim.seconds is not None
+                or lim.infinite):
+            depth = None
+            nodes = None if lim.nodes is None else _check_int("limits.nodes", lim.nodes, 1)
+            seconds = _check_seconds("limits.seconds", lim.seconds)
+            if lim.iterations is not None:
+                depth = min(MAX_DEPTH, _check_int("limits.iterations", lim.iterations, 1))
+        else:
+            depth, nodes, seconds = self.depth, self.nodes, self.seconds
         if lim.depth is not None:
             depth = _check_int("limits.depth", lim.depth, 1, MAX_DEPTH)
-        if lim.iterations is not None:
-            it = _check_int("limits.iterations", lim.iterations, 1)
-            depth = min(depth or MAX_DEPTH, it)
-        if lim.nodes is not None:
-            nodes = _check_int("limits.nodes", lim.nodes, 1)
-        if lim.seconds is not None:
-            seconds = _check_seconds("limits.seconds", lim.seconds)
         if lim.infinite:
-            depth = nodes = seconds = None
+            nodes = seconds = None
         elif depth is None and nodes is None and seconds is None:
             depth = DEFAULT_DEPTH
         seed = lim.seed if lim.seed is not None else self.seed
