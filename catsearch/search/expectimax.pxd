@@ -45,6 +45,7 @@ ctypedef struct ChanceSet:
 
 ctypedef struct ProbIdx:
     double p
+    uint64_t tie
     int i
 
 
@@ -123,4 +124,5 @@ cdef class ExpectimaxCore:
     cdef int _order(self, int lvl, int n, int ttmove) noexcept nogil
     cdef void _root_iteration(self, int depth) noexcept nogil
     cdef void _report(self) noexcept nogil
+    cdef int _hidden(self, int lvl) noexcept nogil
     cdef void _leaf(self, PyObject* sp, double* out) noexcept nogil

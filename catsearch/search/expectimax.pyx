@@ -159,13 +159,17 @@ cdef void cs_free(ChanceSet* c) noexcept nogil:
 
 
 cdef int cmp_prob(const void* a, const void* b) noexcept nogil:
-    """Most probable first; equal probabilities in the order they were found."""
+    """Most probable first; equal probabilities in an order drawn from their hashes (not
+    the order they were found in, which would favour the first legal actions when many
+    outcomes are equally likely and only some are kept)."""
     cdef const ProbIdx* x = <const ProbIdx*>a
     cdef const ProbIdx* y = <const ProbIdx*>b
     if x.p > y.p:
         return -1
     if x.p < y.p:
         return 1
+    if x.tie != y.tie:
+        return -1 if x.tie < y.tie else 1
     return (x.i > y.i) - (x.i < y.i)
 
 
@@ -370,6 +374,7 @@ cdef class ExpectimaxCore:
         for i in range(src.n):
             self.pairs[i].p = src.prob[i]
             self.pairs[i].i = i
+            self.pairs[i].tie = mix64(src.key[i])
         qsort(self.pairs, src.n, sizeof(ProbIdx), cmp_prob)
         cs_clear(dst)
         if keep > src.n:
@@ -454,6 +459,16 @@ cdef class ExpectimaxCore:
         for j in range(np):
             out[j] = acc[j] / self.playouts
 
+    cdef int _hidden(self, int lvl) noexcept nogil:
+        """1 when the choice of the seat to move at ``stack[lvl]`` is hidden from the
+        searching seat (``apply_hidden_c``): ``stack[lvl + 1]`` then holds the state with that
+        choice recorded as unknown, to be revealed by chance when it resolves, after the
+        searching seat's own choice. The other seats never see the searching seat's hidden
+        choices, and the searching seat never sees theirs. Such a step has one successor
+        and costs no depth."""
+        copy_into(self.stack[lvl + 1], self.stack[lvl])
+        return (<State>self.stack[lvl + 1]).apply_hidden_c()
+
     # -- the scalar search (*-minimax, paranoid) ----------------------------------------
     cdef int _order(self, int lvl, int n, int ttmove) noexcept nogil:
         """Order the moves at ``moves[lvl]``: the table's move first, then by history."""
@@ -501,7 +516,7 @@ cdef class ExpectimaxCore:
         if h.terminal:
             (<State>sp).returns_c(out)
             return out[self.root]
-        if depth <= 0:
+        if depth <= 0 or lvl + 2 >= self.nlevels:
             self.cutoffs += 1
             self._leaf(sp, out)
             return out[self.root]
@@ -524,6 +539,8 @@ cdef class ExpectimaxCore:
                 self.aborted = 1
                 return 0.0
             v = self._chance_s(lvl, depth, alpha, beta)
+        elif h.current != self.root and self._hidden(lvl):
+            v = self._search_s(lvl + 1, depth, alpha, beta)
         else:
             v = self._decision_s(lvl, depth, alpha, beta, ttmove, &best_move)
         if self.aborted:
@@ -692,6 +709,8 @@ cdef class ExpectimaxCore:
         cdef int n, ttmove = -1
         if self._tick():
             return 0.0
+        if hdr(sp).current != self.root and self._hidden(lvl):
+            return self._search_s(lvl + 1, depth, alpha, beta)    # its only successor
         key = self._key(sp)
         e = &self.tt[key & self.tt_mask]
         if e.key == key:
@@ -721,7 +740,7 @@ cdef class ExpectimaxCore:
         if h.terminal:
             (<State>sp).returns_c(out)
             return
-        if depth <= 0:
+        if depth <= 0 or lvl + 2 >= self.nlevels:
             self.cutoffs += 1
             self._leaf(sp, out)
             return
@@ -752,6 +771,10 @@ cdef class ExpectimaxCore:
                     return
                 for j in range(np):
                     out[j] += cs.prob[i] * c[j]
+        elif h.current != self.root and self._hidden(lvl):
+            self._search_v(lvl + 1, depth, out)
+            if self.aborted:
+                return
         else:
             p = h.current
             n = (<State>sp).legal_moves_c(buf)
@@ -831,7 +854,9 @@ cdef class ExpectimaxCore:
             (per root move), ``best`` (index), ``depth`` (completed), ``iterations``,
             ``total_nodes``, ``aborted`` and ``solved``.
         """
-        cdef int nlevels = 2 * max_depth + 4
+        # a level per decision, per chance node, per hidden choice of another seat (which
+        # costs no depth: the searching seat's own decisions count)
+        cdef int nlevels = (max_depth + 1) * (hdr(<PyObject*>root).players + 2) + 4
         cdef int i, d, n
         cdef int prev_best = -1
         cdef double t0 = now()
