@@ -1076,10 +1076,11 @@ class Expectimax(Player):
     def search(self, state, *, limits=None, info=None):
         """Search ``state`` for its seat to move, from that seat's view only.
 
-        :param limits: for this search: a budget (``iterations``, which caps the depth,
-            ``nodes``, ``seconds`` or ``infinite``) replaces this player's depth, nodes and
-            seconds as a whole; ``depth`` and ``seed`` override where given. ``infinite``
-            searches until :meth:`stop`, the deepest depth (64) or the whole game tree.
+        :param limits: for this search: a budget (``nodes``, ``seconds``, ``infinite``,
+            or ``iterations``, which counts MCTS iterations and so limits nothing here)
+            replaces this player's depth, nodes and seconds as a whole; ``depth`` and
+            ``seed`` override where given; with no limit left, depth 3. ``infinite`` searches
+            until :meth:`stop`, the deepest depth (64) or the whole game tree.
         :param info: called with a partial :class:`SearchResult` after each iteration and
             about every 0.1 s (at most), from the searching thread.
         :raises ValueError: the game is over, or the state is another seat's view.
@@ -1095,14 +1096,15 @@ class Expectimax(Player):
                              f"needs to decide (the game's chance_outcomes_c is wrong here)")
         lim = Limits() if limits is None else limits
         # a budget in the limits replaces the player's own (its depth, nodes and seconds:
-        # the depth is what expectimax iterates over) as a whole; limits.depth overrides
+        # the depth is what expectimax iterates over) as a whole; limits.depth overrides.
+        # limits.iterations counts MCTS iterations: it replaces the budget but sets none.
         if (lim.iterations is not None or lim.nodes is not None or lim.seconds is not None
                 or lim.infinite):
             depth = None
             nodes = None if lim.nodes is None else _check_int("limits.nodes", lim.nodes, 1)
             seconds = _check_seconds("limits.seconds", lim.seconds)
             if lim.iterations is not None:
-                depth = min(MAX_DEPTH, _check_int("limits.iterations", lim.iterations, 1))
+                _check_int("limits.iterations", lim.iterations, 1)
         else:
             depth, nodes, seconds = self.depth, self.nodes, self.seconds
         if lim.depth is not None:

