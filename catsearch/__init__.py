@@ -10,7 +10,7 @@ The public surface::
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 from catsearch.games import GAMES, benchmark_playouts, from_text, game_class, new_game
 from catsearch._core.state import State
-from catsearch.search import DeterminizedMCTS, ISMCTS, Player, SearchResult, make_player
+from catsearch.search import DeterminizedMCTS, Expectimax, ISMCTS, Player, SearchResult, make_player
 
 __version__ = "0.1.0"
 
@@ -25,6 +25,7 @@ __all__ = [
     "SearchResult",
     "ISMCTS",
     "DeterminizedMCTS",
+    "Expectimax",
     "make_player",
     "NotationError",
     "InvalidMoveError",

@@ -44,6 +44,7 @@ cdef class State:
     cdef void evaluate_c(self, double* out) noexcept nogil
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil
     cdef void apply_chance_c(self, int outcome) noexcept nogil
+    cdef int apply_hidden_c(self) noexcept nogil
     # -- allocation (needs the GIL) ------------------------------------------------------
     cdef State new_empty_c(self)
     cdef State clone_c(self)

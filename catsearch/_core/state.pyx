@@ -100,6 +100,16 @@ cdef class State:
     cdef void apply_chance_c(self, int outcome) noexcept nogil:
         pass
 
+    cdef int apply_hidden_c(self) noexcept nogil:
+        """In a view, when the seat to move is another seat whose choice here stays hidden
+        from the view's seat until it resolves (a simultaneous choice): record that choice
+        as unknown, as if it had been made, move on to whoever decides next, and return 1;
+        ``chance_outcomes_c`` reveals the choice once something needs it. Otherwise change
+        nothing and return 0 (the default: the game has no such choices). A searcher that
+        plays for the view's seat calls it so that its model of the other seats does not
+        see that seat's own hidden choices (expectimax does)."""
+        return 0
+
     cdef State new_empty_c(self):
         raise NotImplementedError
 

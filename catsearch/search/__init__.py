@@ -16,6 +16,7 @@ from catsearch.search.players import (
     player_names,
     register_player,
 )
+from catsearch.search.expectimax import Expectimax
 
 __all__ = [
     "Player",
@@ -26,6 +27,7 @@ __all__ = [
     "HeuristicPlayer",
     "ISMCTS",
     "DeterminizedMCTS",
+    "Expectimax",
     "make_player",
     "player_names",
     "register_player",

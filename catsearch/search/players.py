@@ -214,6 +214,7 @@ _PLAYERS: dict[str, str | type] = {
     "ismcts": "catsearch.search.mcts:ISMCTS",
     "pimc": "catsearch.search.mcts:DeterminizedMCTS",
     "determinized": "catsearch.search.mcts:DeterminizedMCTS",
+    "expectimax": "catsearch.search.expectimax:Expectimax",
 }
 
 
