@@ -15,7 +15,10 @@ four players on request: paranoid, the others as one minimising coalition), or a
 per seat (max-n, the default for three and four players). Iterative deepening runs under a
 depth, node or time limit, with a transposition table keyed by the Zobrist hash of the node
 together with the ply, the searching seat and the valuation; the table's best moves order the
-next iteration. Cut-off nodes are valued by the game's ``evaluate_c``.
+next iteration. Cut-off nodes are valued by the game's ``evaluate_c`` (or by heuristic
+playouts). Where a game records the hidden simultaneous choices of the other seats as unknown
+(``apply_hidden_c``), the search does so instead of branching on them: chance reveals them
+once the step resolves, after the searching seat's own choice.
 
 The search loop runs without the GIL and touches no Python object: states live on a stack of
 preallocated clones addressed by C pointers, and chance children are snapshots of the game's
@@ -27,7 +30,7 @@ from libc.stdlib cimport malloc, calloc, realloc, free, qsort
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from catsearch._core.rng cimport Rng, rng_seed, rng_next, rng_double
+from catsearch._core.rng cimport Rng, rng_seed, rng_double
 from catsearch._core.state cimport State, Header, MAX_PLAYERS
 
 import os
@@ -61,6 +64,20 @@ cdef inline Header* hdr(PyObject* s) noexcept nogil:
 
 cdef inline void copy_into(PyObject* dst, PyObject* src) noexcept nogil:
     memcpy((<State>dst)._data, (<State>src)._data, (<State>src)._size)
+
+
+cdef inline int pick(Rng* rng, const double* ws, int n) noexcept nogil:
+    """An index in ``[0, n)`` drawn with probabilities proportional to ``ws``."""
+    cdef double total = 0.0, x, acc = 0.0
+    cdef int k
+    for k in range(n):
+        total += ws[k]
+    x = rng_double(rng) * total
+    for k in range(n - 1):
+        acc += ws[k]
+        if x < acc:
+            return k
+    return n - 1
 
 
 # -- chance sets: snapshots of resolved outcomes, merged by hash ---------------------------
@@ -171,10 +188,6 @@ cdef int cmp_prob(const void* a, const void* b) noexcept nogil:
     if x.tie != y.tie:
         return -1 if x.tie < y.tie else 1
     return (x.i > y.i) - (x.i < y.i)
-
-
-cdef enum:
-    NODE_LIMIT_NONE = 0
 
 
 cdef class ExpectimaxCore:
@@ -311,9 +324,8 @@ cdef class ExpectimaxCore:
         cdef ChanceSet* out = &self.sets[lvl]
         cdef ChanceSet* tmp
         cdef int cap = self.max_chance
-        cdef int e, k, n, s, i, keep
-        cdef double p, total, r
-        cdef Rng rng
+        cdef int e, k, n, i, keep
+        cdef double p, total
         cs_clear(cur)
         cs_clear(nxt)
         cs_clear(done)
@@ -391,8 +403,7 @@ cdef class ExpectimaxCore:
         cdef PyObject* src = self.stack[lvl]
         cdef ChanceSet* done = &self.fc
         cdef int K = self.max_chance
-        cdef int s, n, k
-        cdef double total, r, acc
+        cdef int s, n
         cdef Rng rng
         rng_seed(&rng, self.seed ^ mix64(self._key(src)))
         cs_clear(done)
@@ -402,18 +413,7 @@ cdef class ExpectimaxCore:
                 n = (<State>self.scr1).chance_outcomes_c(self.outs, self.ws)
                 if n == 0:
                     break
-                total = 0.0
-                for k in range(n):
-                    total += self.ws[k]
-                r = rng_double(&rng) * total
-                acc = 0.0
-                k = 0
-                while k < n - 1:
-                    acc += self.ws[k]
-                    if r < acc:
-                        break
-                    k += 1
-                (<State>self.scr1).apply_chance_c(self.outs[k])
+                (<State>self.scr1).apply_chance_c(self.outs[pick(&rng, self.ws, n)])
             if cs_push(done, <char*>hdr(self.scr1), 1.0 / K, hdr(self.scr1).hash) < 0:
                 return -1
         return self._top(done, &self.sets[lvl], done.n)
@@ -424,8 +424,7 @@ cdef class ExpectimaxCore:
         the mean returns of that many playouts of the game's heuristic player, unknown
         cards resolved by chance as they are needed, seeded from the node."""
         cdef double acc[MAX_PLAYERS]
-        cdef int np = hdr(sp).players, j, r, n, k
-        cdef double total, x, acc_w
+        cdef int np = hdr(sp).players, j, r, n
         cdef Rng rng
         if self.playouts <= 0:
             (<State>sp).evaluate_c(out)
@@ -438,18 +437,7 @@ cdef class ExpectimaxCore:
             while not hdr(self.scr1).terminal:
                 n = (<State>self.scr1).chance_outcomes_c(self.outs, self.ws)
                 if n > 0:
-                    total = 0.0
-                    for k in range(n):
-                        total += self.ws[k]
-                    x = rng_double(&rng) * total
-                    acc_w = 0.0
-                    k = 0
-                    while k < n - 1:
-                        acc_w += self.ws[k]
-                        if x < acc_w:
-                            break
-                        k += 1
-                    (<State>self.scr1).apply_chance_c(self.outs[k])
+                    (<State>self.scr1).apply_chance_c(self.outs[pick(&rng, self.ws, n)])
                 else:
                     (<State>self.scr1).apply_c(
                         (<State>self.scr1).heuristic_move_c(&rng, self.pbuf))
