@@ -17,6 +17,7 @@ SEARCHERS = [
     "ismcts:iterations=1500,seed={s},playout=heuristic",
     "pimc:iterations=1500,seed={s}",
     "pimc:iterations=1500,seed={s},combine=average",
+    "expectimax:depth=3,seed={s}",
 ]
 
 
