@@ -8,8 +8,9 @@ or as a script, which prints the report tables (the figures in ``benchmarks/expe
 
     python benchmarks/test_expectimax_speed.py
 
-Positions: every 6th position of 4 random games per game and player count (seed 2024), the
-same for every configuration. Node counts are deterministic; times depend on the machine.
+Positions: 16 non-terminal positions spread evenly over 4 random games per game and player
+count (seed 2024), the same for every configuration. Node counts are deterministic; times
+depend on the machine.
 """
 from __future__ import annotations
 
@@ -23,16 +24,15 @@ from catsearch.search import Expectimax
 from catsearch.testing import random_game_states
 
 SPEED_DEPTH = 3
-PRUNE_DEPTHS = (3, 4)
+PRUNE_DEPTHS = (2, 3)
 PRUNINGS = ("none", "star1", "star2")
 
 
-def positions(game_id: str, players: int, games: int = 4, every: int = 6) -> list:
-    out = []
-    for i, (st, move) in enumerate(random_game_states(game_id, players, games, seed=2024)):
-        if move is not None and i % every == 0:
-            out.append(st.clone())
-    return out
+def positions(game_id: str, players: int, games: int = 4, count: int = 16) -> list:
+    """``count`` non-terminal positions spread evenly over ``games`` random games."""
+    states = [st.clone() for st, move in random_game_states(game_id, players, games, seed=2024)
+              if move is not None]
+    return [states[i * len(states) // count] for i in range(count)]
 
 
 def run(states, **options) -> tuple[int, float]:

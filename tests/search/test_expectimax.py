@@ -362,25 +362,25 @@ def score_against_random(game_id: str, spec: str, games: int, seed: int = 1000) 
 
 # Per game: the searcher, the number of games and the bar for its score (wins, and half of
 # shared wins) against random. A game not listed is held to 0.90 at the default depth.
-# Measured (2 players, seats alternated):
-# * herding-cats: depth 3 scores 0.80-0.83 (300 deals), exact chance at depth 4 0.87 (150).
+# Measured with benchmarks/expectimax_strength.py (2 players, seats alternated):
+# * herding-cats: depth 3 scores 0.863 (300 deals), depth 4 with exact chance 0.823 (150).
 #   The draws decide much: an expectimax that cheats, seeing both hands and the deck order,
-#   scores 0.90 at depth 3 and 0.945 at depth 8 on the same 300 deals; the heuristic player
-#   0.82. The 0.90 target is out of reach for a player that does not see the hidden cards;
+#   scores 0.907 at depth 3 and 0.948 at depth 8 on the same deals; the heuristic player
+#   0.808. The 0.90 target is out of reach for a player that does not see the hidden cards;
 #   the bar is 0.70 (ISMCTS is held to the same).
 # * cat-cards: its evaluation favours picking up cards over forming sets (a card in hand
-#   counts half its value early on), so depth 1 scores 0.25, depth 3 0.12, depth 4 0.175,
-#   while depth 5 scores 1.00 (20 deals); heuristic playouts at the leaves score 1.00
-#   (depth 2 with 8 playouts, 20 deals, 12 s).
-# * cat-earth: depth 3 scores 1.00 (50 deals, 10 s).
-# * the-cat: as seat 0 the searcher's first choice of a tick is seen, in its tree, by the
-#   seat choosing after it, unless the game records that seat's choice as hidden
+#   counts half its value early on), so depth 3 scores 0.20 and depth 5 0.95 (20 deals);
+#   heuristic playouts at the leaves score 1.00 (depth 2 with 8 playouts, 20 deals, 12 s).
+# * cat-earth: depth 3 scores 1.00 (50 deals, 9 s).
+# * the-cat: as seat 0 the searcher's choice of a tick is seen, in its tree, by the seat
+#   choosing after it, unless the game records that seat's choice as hidden
 #   (``apply_hidden_c``), which The Cat does not yet: then the search stops every round at
-#   once and the game ends 0-0 after 50 rounds; as seat 1 it wins. Depth 2 scores 0.75. With
-#   The Cat's ``apply_hidden_c`` (six lines, see docs/expectimax.rst) depth 2 scores 1.00
-#   (10 deals): raise the bar to 0.90 then.
+#   once and the game ends 0-0 after 50 rounds; as seat 1 it wins. Depth 2 scores 0.75 (20
+#   deals, 43 s). With The Cat's ``apply_hidden_c`` (six lines, see docs/expectimax.rst)
+#   depth 2 scores 1.00 (10 deals). Until then the test is a strict expected failure (as
+#   for ISMCTS in test_strength.py): the fix shows up as a pass to claim.
 STRENGTH = {
-    "the-cat": ("expectimax:depth=2", 20, 0.70),
+    "the-cat": ("expectimax:depth=2", 10, 0.90),
     "herding-cats": ("expectimax:depth=3", 100, 0.70),
     "cat-cards": ("expectimax:depth=2,playouts=8,seed={g}", 20, 0.90),
     "cat-earth": ("expectimax:depth=3", 30, 0.90),
@@ -388,7 +388,15 @@ STRENGTH = {
 DEFAULT_STRENGTH = ("expectimax:depth=3", 30, 0.90)
 
 
-@pytest.mark.parametrize("game_id", catsearch.GAMES)
+SHORT_OF_THE_BAR = {
+    "the-cat": "The Cat does not implement apply_hidden_c yet: the search's other seats see "
+               "its choice within a tick (see STRENGTH)",
+}
+
+
+@pytest.mark.parametrize("game_id", [
+    pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=SHORT_OF_THE_BAR[g]))
+    if g in SHORT_OF_THE_BAR else g for g in catsearch.GAMES])
 def test_beats_random(game_id):
     spec, games, bar = STRENGTH.get(game_id, DEFAULT_STRENGTH)
     score = score_against_random(game_id, spec, games)
