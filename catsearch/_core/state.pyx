@@ -345,6 +345,13 @@ cdef class State:
             raise ValueError(f"{outcome} is not a chance outcome here")
         self.apply_chance_c(outcome)
 
+    def apply_hidden(self) -> bool:
+        """In a view, when another seat is to make a choice this view's seat cannot see until
+        it resolves (a simultaneous choice): record it as unknown, pass the turn on and
+        return ``True``; else change nothing and return ``False``. Searchers use it so that
+        the other seats of their model do not see the searching seat's hidden choices."""
+        return self.apply_hidden_c() != 0
+
     def _check_seat(self, seat):
         if not 0 <= seat < header(self).players:
             raise ValueError(f"seat {seat} does not exist; seats are 0..{header(self).players - 1}")

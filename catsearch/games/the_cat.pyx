@@ -528,6 +528,17 @@ cdef class TheCat(State):
             return move
         return TC_HIDDEN
 
+    cdef int apply_hidden_c(self) noexcept nogil:
+        """In a view, another seat's choice of this tick is hidden from the view's seat until
+        the tick resolves: record it as unknown (``?``) and pass the turn on; chance
+        (``chance_outcomes_c``) reveals it when the tick resolves."""
+        cdef TCData* d = &self.d
+        if (d.h.terminal or d.h.view_seat < 0 or d.h.current < 0
+                or d.h.current == d.h.view_seat or d.phase != 0):
+            return 0
+        self.apply_c(TC_PEND_UNK)
+        return 1
+
     cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
         """A beginner's play, from what the seat to move knows (its looked-at piles and the
         centre): call Stop when every own pile is four of a kind; holding a pile that a centre

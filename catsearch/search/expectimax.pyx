@@ -964,8 +964,12 @@ _MODES = ("auto", "maxn", "paranoid")
 _PRUNINGS = {"none": EX_PRUNE_NONE, "star1": EX_PRUNE_STAR1, "star2": EX_PRUNE_STAR2}
 _CHANCES = ("top", "sample")
 
-#: the depth searched when no limit at all is given
+#: the depth searched when no limit at all is given, within DEFAULT_NODES nodes
 DEFAULT_DEPTH = 3
+#: the node budget when no limit at all is given (about a second in The Cat with 3-4
+#: players, whose hidden choices make depth 3 cost millions of nodes; the other games reach
+#: depth 3 well within it)
+DEFAULT_NODES = 200_000
 #: deepest iteration
 MAX_DEPTH = EX_MAX_DEPTH
 
@@ -1005,7 +1009,7 @@ class Expectimax(Player):
     ``"expectimax:depth=3,mode=paranoid"``.
 
     :param depth: deepest iteration, in decision plies (1 to 64). When no limit at all is
-        given the search goes to depth 3.
+        given the search goes to depth 3 within 200,000 nodes.
     :param nodes: stop after this many nodes (decision, chance and leaf nodes visited).
     :param seconds: stop after this much wall time.
     :param mode: how decision nodes are valued with 3 or 4 players: ``maxn`` (each seat
@@ -1067,8 +1071,9 @@ class Expectimax(Player):
         :param limits: for this search: a budget (``nodes``, ``seconds``, ``infinite``,
             or ``iterations``, which counts MCTS iterations and so limits nothing here)
             replaces this player's depth, nodes and seconds as a whole; ``depth`` and
-            ``seed`` override where given; with no limit left, depth 3. ``infinite`` searches
-            until :meth:`stop`, the deepest depth (64) or the whole game tree.
+            ``seed`` override where given; with no limit left, depth 3 within 200,000 nodes.
+            ``infinite`` searches until :meth:`stop`, the deepest depth (64) or the whole
+            game tree.
         :param info: called with a partial :class:`SearchResult` after each iteration and
             about every 0.1 s (at most), from the searching thread.
         :raises ValueError: the game is over, or the state is another seat's view.
@@ -1100,7 +1105,7 @@ class Expectimax(Player):
         if lim.infinite:
             nodes = seconds = None
         elif depth is None and nodes is None and seconds is None:
-            depth = DEFAULT_DEPTH
+            depth, nodes = DEFAULT_DEPTH, DEFAULT_NODES
         seed = lim.seed if lim.seed is not None else self.seed
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "little")

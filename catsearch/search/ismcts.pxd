@@ -99,6 +99,7 @@ cdef class TreeCore:
     cdef Rng rng
     cdef Arena arena
     cdef int* buf              # legal moves (room for every move + 1)
+    cdef int* hbuf             # scratch for heuristic_move_c (room for every move + 1)
     cdef long long* stamp      # per move: a generation mark used while selecting
     cdef long long gen
     cdef int* paths            # ntrees x path_cap node indices of the current iteration
@@ -109,6 +110,7 @@ cdef class TreeCore:
     # options
     cdef double c
     cdef bint heuristic
+    cdef double prior          # > 0: PUCT with the heuristic move as the prior (its weight)
     cdef int cutoff
     cdef int max_depth         # tree depth limit (0: none)
     cdef int max_nodes         # arena budget: no expansion beyond it
@@ -120,11 +122,17 @@ cdef class TreeCore:
     cdef int depth_seen
 
     cdef void _setup(self, State view, int seat, int ntrees, double c, bint heuristic,
-                     int cutoff, int max_depth, int max_nodes, bint use_avail, uint64_t seed)
+                     int cutoff, int max_depth, int max_nodes, bint use_avail, uint64_t seed,
+                     double prior)
     cdef void _compact(self)
     cdef int ensure_path(self, int depth) noexcept nogil
+    cdef int prior_move(self, State st) noexcept nogil
     cdef int select_child(self, int node, int n, int player, int depth, int reserve,
-                          int* out_move, bint* expanded) noexcept nogil
+                          int hmove, int* out_move, bint* expanded) noexcept nogil
+    cdef int select_prior(self, int node, int n, int player, int depth, int reserve,
+                          int hmove, int* out_move, bint* expanded) noexcept nogil
+    cdef int expand(self, int node, int m, int player, int depth, int reserve,
+                    bint* expanded) noexcept nogil
     cdef void playout(self, State st, double* r) noexcept nogil
     cdef void backprop(self, double* r) noexcept nogil
     cdef int iterate(self) noexcept nogil

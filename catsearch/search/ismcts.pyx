@@ -87,6 +87,7 @@ cdef class TreeCore:
 
     def __cinit__(self):
         self.buf = NULL
+        self.hbuf = NULL
         self.stamp = NULL
         self.paths = NULL
         self.plen = NULL
@@ -97,6 +98,7 @@ cdef class TreeCore:
 
     def __dealloc__(self):
         free(self.buf)
+        free(self.hbuf)
         free(self.stamp)
         free(self.paths)
         free(self.plen)
@@ -104,8 +106,11 @@ cdef class TreeCore:
         arena_free(&self.arena)
 
     cdef void _setup(self, State view, int seat, int ntrees, double c, bint heuristic,
-                     int cutoff, int max_depth, int max_nodes, bint use_avail, uint64_t seed):
+                     int cutoff, int max_depth, int max_nodes, bint use_avail, uint64_t seed,
+                     double prior):
         cdef int i
+        if not 0.0 <= prior <= 1.0:
+            raise ValueError(f"prior must be from 0 to 1, not {prior}")
         self.root = view.clone_c()
         self.scratch = view.clone_c()
         self.seat = seat
@@ -114,19 +119,22 @@ cdef class TreeCore:
         self.ntrees = ntrees
         self.c = c
         self.heuristic = heuristic
+        self.prior = prior
         self.cutoff = cutoff
         self.max_depth = max_depth
         self.max_nodes = max_nodes
         self.use_avail = use_avail
         rng_seed(&self.rng, seed)
         self.buf = <int*>malloc(sizeof(int) * (self.ndm + 1))
+        self.hbuf = <int*>malloc(sizeof(int) * (self.ndm + 1))
         self.stamp = <long long*>malloc(sizeof(long long) * (self.ndm + 1))
         self.path_cap = 64
         self.paths = <int*>malloc(sizeof(int) * ntrees * self.path_cap)
         self.plen = <int*>malloc(sizeof(int) * ntrees)
         self.roots = <int*>malloc(sizeof(int) * ntrees)
-        if (self.buf == NULL or self.stamp == NULL or self.paths == NULL or self.plen == NULL
-                or self.roots == NULL or not arena_init(&self.arena, 4096)):
+        if (self.buf == NULL or self.hbuf == NULL or self.stamp == NULL or self.paths == NULL
+                or self.plen == NULL or self.roots == NULL
+                or not arena_init(&self.arena, 4096)):
             raise MemoryError("cannot allocate the search tree")
         memset(self.stamp, 0, sizeof(long long) * (self.ndm + 1))
         self.gen = 0
@@ -163,20 +171,45 @@ cdef class TreeCore:
         self.path_cap = cap
         return 1
 
+    cdef int prior_move(self, State st) noexcept nogil:
+        """The game's heuristic move in ``st`` when the search uses it as a prior, else -1."""
+        if self.prior > 0.0:
+            return st.heuristic_move_c(&self.rng, self.hbuf)
+        return -1
+
+    cdef int expand(self, int node, int m, int player, int depth, int reserve,
+                    bint* expanded) noexcept nogil:
+        """A new child of ``node`` for the untried move ``m`` if the depth limit and the node
+        budget allow (``expanded`` set), else NO_NODE (``m`` is then played out)."""
+        cdef int ch
+        if ((self.max_depth == 0 or depth <= self.max_depth)
+                and self.arena.size + reserve <= self.max_nodes):
+            ch = arena_link(&self.arena, node, m, player)
+            if ch != NO_NODE:
+                self.arena.nodes[ch].avail = 1
+                expanded[0] = 1
+                return ch
+        expanded[0] = 0
+        return NO_NODE
+
     cdef int select_child(self, int node, int n, int player, int depth, int reserve,
-                          int* out_move, bint* expanded) noexcept nogil:
+                          int hmove, int* out_move, bint* expanded) noexcept nogil:
         """At ``node``, whose legal moves in this determinization are ``buf[0:n]``: bump the
         availability of the legal children, then expand an untried legal move (uniformly) if
-        there is one and the budget allows, else take the legal child of best UCB.
+        there is one and the budget allows, else take the legal child of best UCB. With a
+        prior (``hmove``, the heuristic's move, >= 0) the choice is :meth:`select_prior`'s.
 
         :returns: the child, or NO_NODE to leave the tree (``out_move`` is then a random
             untried move to play out).
         """
         cdef Node* nodes = self.arena.nodes
-        cdef long long g = self.gen + 2
+        cdef long long g
         cdef int i, m, ch, best = NO_NODE, untried = 0, k
         cdef double v, x, bestv = -1e300, logp = 0.0
         cdef Node* nd
+        if hmove >= 0:
+            return self.select_prior(node, n, player, depth, reserve, hmove, out_move, expanded)
+        g = self.gen + 2
         self.gen = g
         for i in range(n):
             m = self.buf[i]
@@ -212,15 +245,79 @@ cdef class TreeCore:
                         break
                     k -= 1
             out_move[0] = m
-            if ((self.max_depth == 0 or depth <= self.max_depth)
-                    and self.arena.size + reserve <= self.max_nodes):
-                ch = arena_link(&self.arena, node, m, player)
-                if ch != NO_NODE:
-                    self.arena.nodes[ch].avail = 1
-                    expanded[0] = 1
-                    return ch
-            expanded[0] = 0
-            return NO_NODE
+            return self.expand(node, m, player, depth, reserve, expanded)
+        expanded[0] = 0
+        out_move[0] = nodes[best].move
+        return best
+
+    cdef int select_prior(self, int node, int n, int player, int depth, int reserve,
+                          int hmove, int* out_move, bint* expanded) noexcept nogil:
+        """PUCT (Rosin 2011; Silver et al. 2016) with the game's heuristic move ``hmove`` as
+        the prior: ``P(hmove) = prior + (1 - prior) / n``, any other legal move
+        ``(1 - prior) / n``; a legal move scores ``Q + c P sqrt(A) / (1 + visits)``, where
+        ``A`` is its availability count (ISMCTS; the parent's visits in PIMC) and ``Q`` its
+        mean reward for the seat that makes it. An untried move counts ``Q`` as the mean of
+        its tried siblings (first-play urgency; ``1/players`` if none) and ``A`` as the
+        parent's visits plus one; it is expanded when it scores best. Untried moves other
+        than ``hmove`` share one prior, so one of them is drawn uniformly.
+        """
+        cdef Node* nodes = self.arena.nodes
+        cdef long long g = self.gen + 2
+        cdef int i, m, ch, best = NO_NODE, untried = 0, k
+        cdef double v, x, bestv = -1e300, sumr = 0.0, sumv = 0.0, fpu, sq
+        cdef double pother = (1.0 - self.prior) / n
+        cdef double ph = self.prior + pother
+        cdef double parent = nodes[node].visits
+        cdef Node* nd
+        cdef bint h_untried
+        self.gen = g
+        for i in range(n):
+            m = self.buf[i]
+            if self.stamp[m] != g:
+                self.stamp[m] = g
+                untried += 1
+        # the legal children: availability, and the first-play value
+        ch = nodes[node].child
+        while ch != NO_NODE:
+            nd = &nodes[ch]
+            m = nd.move
+            if 0 <= m < self.ndm and self.stamp[m] == g:
+                self.stamp[m] = g + 1
+                untried -= 1
+                nd.avail += 1
+                sumr += nd.reward
+                sumv += nd.visits
+            ch = nd.sibling
+        fpu = sumr / sumv if sumv > 0 else 1.0 / self.players
+        ch = nodes[node].child
+        while ch != NO_NODE:
+            nd = &nodes[ch]
+            m = nd.move
+            if 0 <= m < self.ndm and self.stamp[m] == g + 1:
+                v = nd.visits
+                x = nd.reward / v + self.c * (ph if m == hmove else pother) * sqrt(
+                    <double>nd.avail if self.use_avail else parent) / (1.0 + v)
+                if x > bestv:
+                    bestv = x
+                    best = ch
+            ch = nd.sibling
+        if untried > 0:
+            sq = sqrt(parent + 1.0)
+            h_untried = self.stamp[hmove] == g
+            m = -1
+            if h_untried and fpu + self.c * ph * sq >= bestv:
+                m = hmove
+            elif (untried > 1 or not h_untried) and fpu + self.c * pother * sq > bestv:
+                k = rng_below(&self.rng, untried - (1 if h_untried else 0))
+                for i in range(n):
+                    if self.stamp[self.buf[i]] == g and self.buf[i] != hmove:
+                        if k == 0:
+                            m = self.buf[i]
+                            break
+                        k -= 1
+            if m >= 0:
+                out_move[0] = m
+                return self.expand(node, m, player, depth, reserve, expanded)
         expanded[0] = 0
         out_move[0] = nodes[best].move
         return best
@@ -440,10 +537,10 @@ cdef class ISMCTSCore(TreeCore):
 
     def __init__(self, State view, int seat, *, bint mo=False, double c=0.7,
                  bint heuristic=False, int cutoff=0, int max_depth=0, int max_nodes=10_000_000,
-                 uint64_t seed=0):
+                 uint64_t seed=0, double prior=0.0):
         self.mo = mo
         self._setup(view, seat, header(view).players if mo else 1, c, heuristic, cutoff,
-                    max_depth, max_nodes, True, seed)
+                    max_depth, max_nodes, True, seed, prior)
 
     @property
     def mode(self) -> str:
@@ -472,7 +569,7 @@ cdef class ISMCTSCore(TreeCore):
             tp = p if self.mo else 0
             n = st.legal_moves_c(self.buf)
             ch = self.select_child(self.paths[tp * cap + depth], n, p, depth + 1,
-                                   self.ntrees, &m, &expanded)
+                                   self.ntrees, self.prior_move(st), &m, &expanded)
             if ch == NO_NODE:
                 st.apply_c(m)
                 break

@@ -108,6 +108,7 @@ class _MCTSPlayer(Player):
         "exploration": float,
         "final": ("visits", "mean"),
         "playout": ("random", "heuristic"),
+        "prior": float,
         "cutoff": int,
         "seed": int,
         "reuse": bool,
@@ -121,7 +122,7 @@ class _MCTSPlayer(Player):
 
     def __init__(self, *, iterations: int | None = 10000, seconds: float | None = None,
                  exploration: float = 0.7, final: str = "visits", playout: str = "random",
-                 cutoff: int = 0, seed: int | None = None, reuse: bool = False,
+                 prior: float = 0.5, cutoff: int = 0, seed: int | None = None, reuse: bool = False,
                  workers: int = 1, parallel: str = "threads", max_nodes: int = 10_000_000,
                  info_interval: float = 0.25) -> None:
         if iterations == 0:
@@ -134,6 +135,10 @@ class _MCTSPlayer(Player):
         self.exploration = _check_float("exploration", exploration, positive=False)
         self.final = _check_choice("final", final, ("visits", "mean"))
         self.playout = _check_choice("playout", playout, ("random", "heuristic"))
+        self.prior = _check_float("prior", prior, positive=False)
+        if self.prior > 1.0:
+            raise ValueError(f"prior must be from 0 to 1 (the weight of the heuristic's "
+                             f"move), not {prior!r}")
         self.cutoff = _check_int("cutoff", cutoff, 0)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
                                  or not 0 <= seed <= _M64):
@@ -488,7 +493,7 @@ class ISMCTS(_MCTSPlayer):
     every node keeps the reward of the seat that moved into it (max-n).
 
     Keyword-only options: see ``docs/search.rst`` (``iterations``, ``seconds``,
-    ``exploration`` (``c``), ``final``, ``playout``, ``cutoff``, ``seed``, ``reuse``,
+    ``exploration`` (``c``), ``final``, ``playout``, ``prior``, ``cutoff``, ``seed``, ``reuse``,
     ``workers``, ``parallel``, ``max_nodes``, ``info_interval``, ``mode``).
     """
 
@@ -502,7 +507,7 @@ class ISMCTS(_MCTSPlayer):
 
     def _core_kwargs(self) -> dict:
         return dict(c=self.exploration, heuristic=self.playout == "heuristic",
-                    cutoff=self.cutoff, max_nodes=self.max_nodes)
+                    cutoff=self.cutoff, max_nodes=self.max_nodes, prior=self.prior)
 
     def resolved_mode(self, state: State) -> str:
         """``so`` or ``mo``: what ``mode`` means for ``state``'s game and player count."""
@@ -584,7 +589,7 @@ class DeterminizedMCTS(_MCTSPlayer):
         share = _split(self.determinizations, nworkers)[worker]
         return PIMCCore(view, seat, determinizations=share, seed=seed, c=self.exploration,
                         heuristic=self.playout == "heuristic", cutoff=self.cutoff,
-                        max_nodes=self.max_nodes)
+                        max_nodes=self.max_nodes, prior=self.prior)
 
     def _rebase(self, core, view, seed):
         core.rebase_pimc(view, seed)

@@ -30,11 +30,11 @@ cdef class PIMCCore(TreeCore):
 
     def __init__(self, State view, int seat, *, int determinizations=16, double c=0.7,
                  bint heuristic=False, int cutoff=0, int max_depth=0,
-                 int max_nodes=10_000_000, uint64_t seed=0):
+                 int max_nodes=10_000_000, uint64_t seed=0, double prior=0.0):
         if determinizations < 1:
             raise ValueError(f"determinizations must be at least 1, not {determinizations}")
         self._setup(view, seat, determinizations, c, heuristic, cutoff, max_depth, max_nodes,
-                    False, seed)
+                    False, seed, prior)
         self.size = view._size
         self.dets = <char*>malloc(self.size * determinizations)
         if self.dets == NULL:
@@ -73,7 +73,8 @@ cdef class PIMCCore(TreeCore):
             if not self.ensure_path(depth + 2):
                 break
             n = st.legal_moves_c(self.buf)
-            ch = self.select_child(self.paths[depth], n, h.current, depth + 1, 1, &m, &expanded)
+            ch = self.select_child(self.paths[depth], n, h.current, depth + 1, 1,
+                                   self.prior_move(st), &m, &expanded)
             st.apply_c(m)
             if ch == NO_NODE:
                 break

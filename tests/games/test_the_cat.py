@@ -379,6 +379,25 @@ def test_a_view_waits_for_chance_to_reveal_hidden_choices():
     assert v.centre == "9589" and v.chance_outcomes() == []
 
 
+def test_a_view_records_another_seats_choice_as_hidden():
+    """``apply_hidden``: in seat 0's view, seat 1's choice of the tick is not seen by seat 0;
+    it is recorded as unknown and chance reveals it when the tick resolves."""
+    st = state(held=[0, 0])
+    assert not st.apply_hidden()                       # a full state sees every choice
+    v = st.view(0)
+    assert not v.apply_hidden()                        # seat 0 decides its own choice
+    v.play("swap30")
+    before = v.to_text()
+    assert v.current_player == 1 and v.apply_hidden()
+    assert v.current_player == -1 and "phase=resolve" in v.to_text() and v.to_text() != before
+    assert v.hash == v.recompute_hash()
+    assert not v.apply_hidden()                        # nobody left to choose in this tick
+    ch = v.chance_outcomes()
+    assert {o - 32 for o, _ in ch} == set(st.view(1).legal_moves()) and len(ch) == 21
+    v.apply_chance(32 + st.str_to_move("wait"))
+    assert v.current_player == 0 and v.centre[0] != "?" and v.hash == v.recompute_hash()
+
+
 def test_a_view_reveals_a_pile_its_seat_picks_up():
     st = state()
     v = st.view(0)

@@ -124,11 +124,14 @@ class TestExactEndgames:
 def test_star1_and_star2_agree_with_plain_expectimax(game_id, players):
     """On many positions, *-minimax with Star1 or Star2 (2 players) and paranoid search with
     them (3-4 players) give exactly the value plain expectimax gives, and a move of that
-    value; with 2 players max-n (no pruning at all) agrees too."""
+    value; with 2 players max-n (no pruning at all) agrees too. Each pruning must prune
+    somewhere (fewer nodes than plain expectimax on some position); Star2's probes may cost
+    more than they save on others (The Cat's 3-player paranoid search, by 102 nodes in all
+    on these positions), so the total saving is not asserted."""
     mode = "auto" if players == 2 else "paranoid"
     positions = sample_positions(game_id, players, games=3, seed=17, every=4)
     assert len(positions) >= 10
-    saved = {"star1": 0, "star2": 0}
+    pruned = {"star1": 0, "star2": 0}
     for i, st in enumerate(positions):
         depth = 2 + i % 2
         seat = st.current_player
@@ -137,11 +140,11 @@ def test_star1_and_star2_agree_with_plain_expectimax(game_id, players):
             r = Expectimax(depth=depth, mode=mode, pruning=pruning, max_chance=6).search(st)
             assert r.value[seat] == pytest.approx(plain.value[seat], abs=1e-9), (pruning, st.to_text())
             assert plain.stats[r.move].mean == pytest.approx(plain.value[seat], abs=1e-9)
-            saved[pruning] += plain.nodes - r.nodes
+            pruned[pruning] += r.nodes < plain.nodes
         if players == 2:
             maxn = Expectimax(depth=depth, mode="maxn", max_chance=6).search(st)
             assert maxn.value[seat] == pytest.approx(plain.value[seat], abs=1e-9)
-    assert saved["star1"] > 0 and saved["star2"] > 0, f"pruning saved no nodes: {saved}"
+    assert pruned["star1"] > 0 and pruned["star2"] > 0, f"positions where pruning acted: {pruned}"
 
 
 @pytest.mark.parametrize("game_id", catsearch.GAMES)
@@ -372,13 +375,9 @@ def score_against_random(game_id: str, spec: str, games: int, seed: int = 1000) 
 #   counts half its value early on), so depth 3 scores 0.20 and depth 5 0.95 (20 deals);
 #   heuristic playouts at the leaves score 1.00 (depth 2 with 8 playouts, 20 deals, 12 s).
 # * cat-earth: depth 3 scores 1.00 (50 deals, 9 s).
-# * the-cat: as seat 0 the searcher's choice of a tick is seen, in its tree, by the seat
-#   choosing after it, unless the game records that seat's choice as hidden
-#   (``apply_hidden_c``), which The Cat does not yet: then the search stops every round at
-#   once and the game ends 0-0 after 50 rounds; as seat 1 it wins. Depth 2 scores 0.75 (20
-#   deals, 43 s). With The Cat's ``apply_hidden_c`` (six lines, see docs/expectimax.rst)
-#   depth 2 scores 1.00 (10 deals). Until then the test is a strict expected failure (as
-#   for ISMCTS in test_strength.py): the fix shows up as a pass to claim.
+# * the-cat: the other seats' choices of a tick are hidden from the searching seat and its
+#   own from them (``apply_hidden_c``): depth 2 scores 1.00 (10 deals). Without that hook
+#   the seat choosing after the searcher saw its choice in the tree, and depth 2 scored 0.75.
 STRENGTH = {
     "the-cat": ("expectimax:depth=2", 10, 0.90),
     "herding-cats": ("expectimax:depth=3", 100, 0.70),
@@ -388,15 +387,7 @@ STRENGTH = {
 DEFAULT_STRENGTH = ("expectimax:depth=3", 30, 0.90)
 
 
-SHORT_OF_THE_BAR = {
-    "the-cat": "The Cat does not implement apply_hidden_c yet: the search's other seats see "
-               "its choice within a tick (see STRENGTH)",
-}
-
-
-@pytest.mark.parametrize("game_id", [
-    pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=SHORT_OF_THE_BAR[g]))
-    if g in SHORT_OF_THE_BAR else g for g in catsearch.GAMES])
+@pytest.mark.parametrize("game_id", catsearch.GAMES)
 def test_beats_random(game_id):
     spec, games, bar = STRENGTH.get(game_id, DEFAULT_STRENGTH)
     score = score_against_random(game_id, spec, games)
