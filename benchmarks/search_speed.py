@@ -14,6 +14,7 @@ from catsearch.search import DeterminizedMCTS, ISMCTS  # noqa: E402
 
 CONFIGS = [
     ("ISMCTS (auto mode, random playouts)", lambda n: ISMCTS(iterations=n, seed=1)),
+    ("ISMCTS, plain UCB (prior=0)", lambda n: ISMCTS(iterations=n, seed=1, prior=0)),
     ("ISMCTS, MO (one tree per seat)", lambda n: ISMCTS(iterations=n, seed=1, mode="mo")),
     ("ISMCTS, heuristic playouts", lambda n: ISMCTS(iterations=n, seed=1, playout="heuristic")),
     ("PIMC (16 determinizations)", lambda n: DeterminizedMCTS(iterations=n, seed=1)),

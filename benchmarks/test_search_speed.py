@@ -14,6 +14,7 @@ ITERATIONS = 20000
 
 SEARCHERS = {
     "ismcts": lambda: ISMCTS(iterations=ITERATIONS, seed=1),
+    "ismcts-plain": lambda: ISMCTS(iterations=ITERATIONS, seed=1, prior=0),
     "ismcts-mo": lambda: ISMCTS(iterations=ITERATIONS, seed=1, mode="mo"),
     "ismcts-heuristic": lambda: ISMCTS(iterations=ITERATIONS, seed=1, playout="heuristic"),
     "pimc": lambda: DeterminizedMCTS(iterations=ITERATIONS, seed=1),

@@ -127,6 +127,7 @@ cdef class TreeCore:
     cdef void _compact(self)
     cdef int ensure_path(self, int depth) noexcept nogil
     cdef int prior_move(self, State st) noexcept nogil
+    cdef long long mark_legal(self, int n, int* untried) noexcept nogil
     cdef int select_child(self, int node, int n, int player, int depth, int reserve,
                           int hmove, int* out_move, bint* expanded) noexcept nogil
     cdef int select_prior(self, int node, int n, int player, int depth, int reserve,

@@ -192,6 +192,20 @@ cdef class TreeCore:
         expanded[0] = 0
         return NO_NODE
 
+    cdef long long mark_legal(self, int n, int* untried) noexcept nogil:
+        """Stamp the legal moves ``buf[0:n]`` with a new generation mark ``g`` (returned),
+        counting the distinct ones into ``untried``; a child found legal is then re-stamped
+        ``g + 1`` and taken off the count, so what keeps ``g`` is legal and untried."""
+        cdef long long g = self.gen + 2
+        cdef int i, m
+        self.gen = g
+        for i in range(n):
+            m = self.buf[i]
+            if self.stamp[m] != g:
+                self.stamp[m] = g
+                untried[0] += 1
+        return g
+
     cdef int select_child(self, int node, int n, int player, int depth, int reserve,
                           int hmove, int* out_move, bint* expanded) noexcept nogil:
         """At ``node``, whose legal moves in this determinization are ``buf[0:n]``: bump the
@@ -209,13 +223,7 @@ cdef class TreeCore:
         cdef Node* nd
         if hmove >= 0:
             return self.select_prior(node, n, player, depth, reserve, hmove, out_move, expanded)
-        g = self.gen + 2
-        self.gen = g
-        for i in range(n):
-            m = self.buf[i]
-            if self.stamp[m] != g:
-                self.stamp[m] = g
-                untried += 1
+        g = self.mark_legal(n, &untried)
         if not self.use_avail and nodes[node].visits > 0:
             logp = log(<double>nodes[node].visits)
         ch = nodes[node].child
@@ -262,7 +270,7 @@ cdef class TreeCore:
         than ``hmove`` share one prior, so one of them is drawn uniformly.
         """
         cdef Node* nodes = self.arena.nodes
-        cdef long long g = self.gen + 2
+        cdef long long g
         cdef int i, m, ch, best = NO_NODE, untried = 0, k
         cdef double v, x, bestv = -1e300, sumr = 0.0, sumv = 0.0, fpu, sq
         cdef double pother = (1.0 - self.prior) / n
@@ -270,12 +278,7 @@ cdef class TreeCore:
         cdef double parent = nodes[node].visits
         cdef Node* nd
         cdef bint h_untried
-        self.gen = g
-        for i in range(n):
-            m = self.buf[i]
-            if self.stamp[m] != g:
-                self.stamp[m] = g
-                untried += 1
+        g = self.mark_legal(n, &untried)
         # the legal children: availability, and the first-play value
         ch = nodes[node].child
         while ch != NO_NODE:

@@ -18,9 +18,11 @@ from catsearch.testing import random_game_states
 
 SEARCHERS = [
     "ismcts:iterations=300,seed=5",
+    "ismcts:iterations=300,seed=5,prior=0",
     "ismcts:iterations=300,seed=5,mode=mo",
     "ismcts:iterations=300,seed=5,playout=heuristic,cutoff=4",
     "pimc:iterations=300,seed=5,dets=6",
+    "pimc:iterations=300,seed=5,dets=6,prior=0",
     "pimc:iterations=300,seed=5,dets=6,combine=average,final=mean",
     "heuristic:seed=5",
     "random:seed=5",
@@ -253,6 +255,9 @@ def test_registry_builds_both_searchers_with_aliases():
     ("ismcts:seconds=0", "seconds"),
     ("ismcts:cutoff=-2", "cutoff"),
     ("ismcts:max_nodes=0", "max_nodes"),
+    ("ismcts:prior=1.5", "prior must be from 0 to 1"),
+    ("ismcts:prior=-0.1", "prior"),
+    ("pimc:prior=often", "float"),
 ])
 def test_bad_options_say_what_is_valid(spec, needle):
     with pytest.raises(ValueError, match=needle):
@@ -343,3 +348,26 @@ def test_reuse_in_mo_ismcts_follows_only_what_the_seat_saw():
 def test_player_observe_is_a_no_op_for_the_baselines(opening):
     for p in (RandomPlayer(seed=1), HeuristicPlayer(seed=1), ISMCTS(iterations=10)):
         p.observe(opening, opening.legal_moves()[0])
+
+
+# -- the heuristic prior (PUCT) ----------------------------------------------------------------
+
+@pytest.mark.parametrize("cls", [ISMCTS, DeterminizedMCTS])
+@pytest.mark.parametrize("game_id", ["herding-cats", "cat-cards"])
+def test_with_a_prior_the_first_iteration_tries_the_heuristics_move(game_id, cls):
+    """The heuristic move, scored ``c P(h) sqrt(N + 1)`` above the untried others, is what
+    the first iteration expands; without the prior the first move is drawn uniformly. (In
+    these games the heuristic reads only what the mover knows, so every determinization
+    gives the same heuristic move, up to its own random tie-breaks.)"""
+    searched = plain = 0
+    for i, st in enumerate(mid_game_states(game_id, 2, count=6, seed=11)):
+        view = st.view(st.current_player)
+        choices = {view.heuristic_move(seed=k) for k in range(64)}
+        legal = st.legal_moves()
+        r = cls(iterations=1, prior=0.5, seed=i).search(st)
+        assert r.move in choices and r.stats[r.move].visits == 1
+        searched += 1
+        plain += any(cls(iterations=1, prior=0, seed=i + 100 * k).search(st).move not in choices
+                     for k in range(8)) and len(legal) > len(choices)
+    assert searched == 6 and plain > 0
+

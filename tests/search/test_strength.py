@@ -58,22 +58,22 @@ def setting(game_id: str, opponent: str):
     return SETTINGS.get((game_id, opponent), DEFAULT[opponent])
 
 
+def check_against(game_id: str, opponent: str) -> None:
+    spec, groups, bar = setting(game_id, opponent)
+    mean, low, high = score(game_id, spec, opponent, groups)
+    assert mean >= bar and low > 0.5, (
+        f"{game_id}: {spec} scored {mean:.3f} against {opponent} over {2 * groups} games "
+        f"(95% interval {low:.3f}-{high:.3f}); the bar is {bar} with the interval above 1/2")
+
+
 @pytest.mark.parametrize("game_id", catsearch.GAMES)
 def test_ismcts_beats_random(game_id):
-    spec, groups, bar = setting(game_id, "random")
-    mean, low, high = score(game_id, spec, "random", groups)
-    assert mean >= bar and low > 0.5, (
-        f"{game_id}: {spec} scored {mean:.3f} against random over {2 * groups} games "
-        f"(95% interval {low:.3f}-{high:.3f}); the bar is {bar}")
+    check_against(game_id, "random")
 
 
 @pytest.mark.parametrize("game_id", catsearch.GAMES)
 def test_ismcts_wins_a_clear_majority_against_the_heuristic(game_id):
-    spec, groups, bar = setting(game_id, "heuristic")
-    mean, low, high = score(game_id, spec, "heuristic", groups)
-    assert mean >= bar and low > 0.5, (
-        f"{game_id}: {spec} scored {mean:.3f} against heuristic over {2 * groups} games "
-        f"(95% interval {low:.3f}-{high:.3f}); the bar is {bar} with the interval above 1/2")
+    check_against(game_id, "heuristic")
 
 
 @pytest.mark.parametrize("game_id", sorted(ISMCTS_OVER_PIMC))
