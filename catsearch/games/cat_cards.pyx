@@ -179,6 +179,11 @@ fill_keys(&Z_REV[0], 21, 0x4343_0005)
 fill_keys(&Z_TURN[0], 5, 0x4343_0006)
 fill_keys(&Z_STEP[0], 4, 0x4343_0007)
 fill_keys(&Z_FINALS[0], 5, 0x4343_0008)
+# the `values` option: per card type and value; a type at its rulebook value adds nothing
+# (its two keys cancel), so the games of the rulebook keep their hashes
+cdef uint64_t Z_VAL[19][100]
+cdef unsigned char DEFAULT_VAL[19]
+fill_keys(&Z_VAL[0][0], 19 * 100, 0x4343_0009)
 
 
 cdef inline uint64_t set_key(int p, int s, int occ) noexcept nogil:
@@ -336,6 +341,8 @@ cdef uint64_t full_hash(CCData* d) noexcept nogil:
     z ^= Z_REV[d.revealed + 1]
     z ^= Z_TURN[4 if d.h.current < 0 else d.h.current]
     z ^= Z_STEP[d.step] ^ Z_FINALS[d.finals]
+    for t in range(CC_TYPES):
+        z ^= Z_VAL[t][d.val[t]] ^ Z_VAL[t][DEFAULT_VAL[t]]
     return z
 
 cdef int unseen_counts(CCData* d, int seat, int* cnt) noexcept nogil:
@@ -1116,6 +1123,12 @@ cdef void _set_values(CCData* d, vals):
             d.val[t] = vals[4]
         else:
             d.val[t] = 0
+
+
+cdef CCData _rulebook
+_set_values(&_rulebook, DEFAULT_VALUES)
+for _t in range(CC_TYPES):
+    DEFAULT_VAL[_t] = _rulebook.val[_t]
 
 
 def _values_option(v):

@@ -472,6 +472,20 @@ def test_values_option_changes_set_points_and_appears_in_the_notation():
     assert st.scores()[0] == 10 + 20 + 20 + 30 + 20
 
 
+def test_the_hash_covers_the_values_option():
+    """Games that differ only in their values hash apart; the rulebook's values add nothing,
+    so a game with them given explicitly hashes as one without the option."""
+    plain = catsearch.new_game(GAME, 3, seed=4)
+    assert catsearch.new_game(GAME, 3, seed=4, values=(3, 2, 1, 4, 1)).hash == plain.hash
+    hashes = {plain.hash}
+    for vals in [(3, 2, 1, 4, 2), (4, 2, 1, 4, 1), (1, 2, 3, 4, 5), (0, 0, 0, 0, 0)]:
+        st = catsearch.new_game(GAME, 3, seed=4, values=vals)
+        assert st.hash == st.recompute_hash() and st.hash not in hashes
+        hashes.add(st.hash)
+        st.play(st.legal_moves()[0])
+        assert st.hash == st.recompute_hash()
+
+
 @pytest.mark.parametrize("bad", [(1, 2, 3), (1, 2, 3, 4, 5, 6), (1, 2, 3, 4, -1), (1, 2, 3, 4, 100),
                                  (1, 2, 3, 4, 1.5), (1, 2, 3, 4, True), {"bogus": 1}, "1,2,x,4,5", 7])
 def test_values_option_is_validated(bad):
