@@ -355,6 +355,28 @@ class Slot:
                                 f"{self.move_timeout:g} s limit")
         return result, seconds
 
+    @property
+    def follows_moves(self) -> bool:
+        """Whether the live player wants to be told every move (:meth:`observe`): a
+        built-in player whose ``observe`` does something (``reuse=true`` searchers)."""
+        p = self.player
+        return (not self.entrant.is_engine and p is not None
+                and type(p).observe is not Player.observe and bool(getattr(p, "reuse", True)))
+
+    def observe(self, view: State, move: int) -> None:
+        """Tell a built-in player the move about to be played, from its seat's ``view`` (what
+        lets ``reuse=true`` searchers keep their tree from move to move). Engines are told
+        the game through ``position`` instead.
+
+        :raises PlayerFailure: the player raised (an ``error``: it loses the game).
+        """
+        if self.entrant.is_engine or self.player is None:
+            return
+        try:
+            self.player.observe(view, move)
+        except Exception as e:  # noqa: BLE001
+            raise PlayerFailure("error", f"observe: {type(e).__name__}: {e}") from None
+
     def _search_with_timeout(self, view: State, limits: Limits | None) -> SearchResult:
         box: dict = {}
         player = self.player

@@ -72,6 +72,16 @@ def play_game(config: MatchConfig, task: GameTask, slots: list[Slot]) -> dict:
         except PlayerFailure as f:
             failure = fail(seat, f)
             break
+        for s, other in enumerate(seat_slots):
+            if not other.follows_moves:
+                continue
+            try:
+                other.observe(view if s == seat else state.view(s), move)
+            except PlayerFailure as f:
+                failure = fail(s, f)
+                break
+        if failure is not None:
+            break
         moves.append(state.move_to_str(move))
         move_seats.append(seat)
         move_seconds.append(round(seconds, 6))

@@ -239,6 +239,45 @@ def test_players_see_only_their_view(plugin):
     assert seen and all(v == c for v, c in seen)
 
 
+def test_players_that_follow_the_game_are_told_every_move_from_their_view():
+    """A player whose ``observe`` does something (``reuse=true`` searchers) is told every
+    move, its own and the others', before it is played, with its own seat's view; a player
+    that keeps nothing is not asked."""
+    told = []
+
+    class Listener(catsearch.search.HeuristicPlayer):
+        name = "listener"
+
+        def observe(self, state, move):
+            told.append((state.view_seat, state.current_player, move in state.legal_moves()
+                         or move >= state.num_distinct_moves))
+
+    catsearch.search.register_player("listener", Listener)
+    result = run_match(GAME, ["listener", "heuristic"], groups=1, seed=1)
+    moves = sum(len(r["moves"]) for r in result.records)
+    assert len(told) == moves and all(ok for _, _, ok in told)
+    assert {v for v, _, _ in told} == {0, 1}          # its seat in each of the two games
+    assert any(v != c for v, c, _ in told)            # told the opponent's moves too
+    # so an ISMCTS that reuses its tree starts most searches from the kept statistics (more
+    # visits at the root than this search's iterations), reproducibly
+    kept = []
+
+    class Reuser(catsearch.search.ISMCTS):
+        name = "reuser"
+
+        def search(self, state, *, limits=None, info=None):
+            r = super().search(state, limits=limits, info=info)
+            kept.append(sum(s.visits for s in r.stats.values()) > r.iterations)
+            return r
+
+    catsearch.search.register_player("reuser", Reuser)
+    a = run_match(GAME, ["reuser:iterations=60,reuse=true", "heuristic"], groups=1, seed=2)
+    b = run_match(GAME, ["reuser:iterations=60,reuse=true", "heuristic"], groups=1, seed=2)
+    assert [r["moves"] for r in a.records] == [r["moves"] for r in b.records]
+    assert all(r["terminal"] and not r["failure"] for r in a.records)
+    assert sum(kept) > len(kept) / 4
+
+
 def test_labels_are_unique_and_entrants_parse():
     cfg = MatchConfig(GAME, ("heuristic", "heuristic", "random"), seats=2, groups=1)
     assert cfg.labels == ("heuristic", "heuristic#2", "random")
