@@ -182,6 +182,7 @@ class Engine:
         self.options = _Options(player=default_player_spec())
         self.player: Player = self._build_player(self.options)
         self.position: State | None = None
+        self._line: tuple[list[str], list[str]] | None = None   # the last position line
         self.search: _Search | None = None
         self.quitting = False
         self._handlers: dict[str, Callable[[list[str]], None]] = {
@@ -302,7 +303,31 @@ class Engine:
         self._replace_player(self._build_player(self.options))
 
     def cmd_position(self, args: list[str]) -> None:
-        self.position = self._parse_position(args)
+        base = args[:args.index("moves")] if "moves" in args else list(args)
+        moves = args[len(base) + 1:]
+        st = self._parse_position(args)
+        self._follow(base, moves)
+        self.position = st
+        self._line = (base, moves)
+
+    def _follow(self, base: list[str], moves: list[str]) -> None:
+        """If the new position continues the last one (the same ``position`` line with more
+        moves), tell the player the new moves (:meth:`Player.observe`), so that a searcher
+        with ``reuse=true`` keeps its tree. Not while a search runs (the player is busy;
+        it then simply starts afresh)."""
+        last = self._line
+        if (last is None or self.position is None or self._searching() or last[0] != base
+                or len(moves) <= len(last[1]) or moves[:len(last[1])] != last[1]):
+            return
+        st = self.position.clone()
+        try:
+            for mv in moves[len(last[1]):]:
+                m = st.str_to_move(mv)
+                self.player.observe(st, m)
+                st.apply(m)
+        except Exception:       # a player that cannot follow forgets what it kept
+            traceback.print_exc(file=self.log)
+            self.player.new_game()
 
     def cmd_go(self, args: list[str]) -> None:
         if self._searching():

@@ -252,3 +252,39 @@ def test_options_on_the_command_line(spawn):
     bad = spawn("-o", "Player=nosuch")
     assert bad.wait() == 2
     assert bad.quiet(0.1) == []
+
+
+def test_a_reusing_searcher_keeps_its_tree_while_the_game_goes_on(engine):
+    """``position`` lines that continue the last one (more moves) are told to the player, so
+    ISMCTS with ``reuse=true`` starts from the tree it kept: its tree then holds more nodes
+    than this search's iterations could make (at most one new node each). A position that
+    does not continue the last one starts afresh."""
+    game, base = "herding-cats", "position herding-cats players 2 startpos seed 9"
+    engine.send("uci")
+    engine.until("uciok")
+    assert engine.ask("setoption name Player value ismcts:reuse=true",
+                      "setoption name Iterations value 400", "setoption name Seed value 3") == []
+    st = catsearch.new_game(game, 2, seed=9)
+    played: list[str] = []
+    kept = fresh = 0
+    for turn in range(8):
+        assert engine.ask(base + (" moves " + " ".join(played) if played else "")) == []
+        move, infos = search(engine, 2, "go")
+        nodes = int(infos[-1].split(" nodes ")[1].split()[0])
+        iterations = int(infos[-1].split(" iterations ")[1].split()[0])
+        if turn:
+            kept += nodes > iterations + 1
+        else:
+            fresh += nodes <= iterations + 1
+        st.play(move)                                  # the engine's move, then the other's
+        played.append(move)
+        other = st.move_to_str(st.legal_moves()[0])
+        st.play(other)
+        played.append(other)
+    assert fresh == 1 and kept >= 5, (fresh, kept)
+    # another deal: nothing carries over
+    assert engine.ask("position herding-cats players 2 startpos seed 10") == []
+    _, infos = search(engine, 2, "go")
+    nodes = int(infos[-1].split(" nodes ")[1].split()[0])
+    assert nodes <= int(infos[-1].split(" iterations ")[1].split()[0]) + 1
+    assert engine.finish() == 0
