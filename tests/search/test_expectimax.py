@@ -373,7 +373,7 @@ def score_against_random(game_id: str, spec: str, games: int, seed: int = 1000) 
 #   The draws decide much: an expectimax that cheats, seeing both hands and the deck order,
 #   scores 0.907 at depth 3 and 0.948 at depth 8 on the same deals; the heuristic player
 #   0.808. The 0.90 target is out of reach for a player that does not see the hidden cards;
-#   the bar is 0.70 (ISMCTS is held to the same).
+#   the bar is 0.70 (ISMCTS's is 0.75; see docs/search.rst, Strength).
 # * cat-cards: its evaluation favours picking up cards over forming sets (a card in hand
 #   counts half its value early on), so depth 3 scores 0.20 and depth 5 0.95 (20 deals);
 #   heuristic playouts at the leaves score 1.00 (depth 2 with 8 playouts, 20 deals, 12 s).
