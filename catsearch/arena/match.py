@@ -124,7 +124,7 @@ class _Tracker:
         C = np.array([self.counts[g] for g in groups])
         labels = self.config.labels
         if len(labels) == 2 and self.config.seats == 2:
-            est = clustered_mean(S[:, 0], C[:, 0])
+            est = clustered_mean(S[:, 0], C[:, 0], bounds=(0.0, 1.0))
             if math.isnan(est.low):
                 return f"{labels[0]} {est.value:.3f}"
             elo = elo_estimate(est)
@@ -132,7 +132,8 @@ class _Tracker:
             lo = f"{elo.low:+.0f}" if math.isfinite(elo.low) else "-inf"
             hi = f"{elo.high:+.0f}" if math.isfinite(elo.high) else "+inf"
             return f"{labels[0]} {est.value:.3f}±{est.pm:.3f} Elo {e} [{lo}, {hi}]"
-        ests = [(clustered_mean(S[:, i], C[:, i]), labels[i]) for i in range(len(labels))]
+        ests = [(clustered_mean(S[:, i], C[:, i], bounds=(0.0, 1.0)), labels[i])
+                for i in range(len(labels))]
         ests.sort(key=lambda x: -x[0].value)
         return " ".join(f"{lab} {e.value:.3f}" + ("" if math.isnan(e.pm) else f"±{e.pm:.3f}")
                         for e, lab in ests[:3])

@@ -213,8 +213,8 @@ def summarize(config: MatchConfig, records: list[dict], *, interrupted: bool = F
 
     players = []
     for i, e in enumerate(config.entrants):
-        score = clustered_mean(sums[:, i], counts[:, i])
-        win = clustered_mean(wins[:, i], counts[:, i])
+        score = clustered_mean(sums[:, i], counts[:, i], bounds=(0.0, 1.0))
+        win = clustered_mean(wins[:, i], counts[:, i], bounds=(0.0, 1.0))
         nplayed = int(counts[:, i].sum())
         players.append({
             "label": e.label,
@@ -253,7 +253,7 @@ def summarize(config: MatchConfig, records: list[dict], *, interrupted: bool = F
     if sprt is not None:
         out["sprt"] = sprt
     if P == 2 and config.seats == 2:
-        s0 = clustered_mean(sums[:, 0], counts[:, 0])
+        s0 = clustered_mean(sums[:, 0], counts[:, 0], bounds=(0.0, 1.0))
         elo = elo_estimate(s0)
         per_game_sd = s0.se * math.sqrt(G * config.games_per_group) if G >= 2 else math.nan
         nelo = ((s0.value - 0.5) / per_game_sd * NELO_SCALE
@@ -292,7 +292,11 @@ def _est(d: dict, digits: int = 3) -> str:
         return "-"
     if d["low"] is None:
         return f"{d['value']:.{digits}f}"
-    return f"{d['value']:.{digits}f} ± {(d['high'] - d['low']) / 2:.{digits}f}"
+    v, lo, hi = d["value"], d["low"], d["high"]
+    if abs((hi - v) - (v - lo)) < 10 ** -digits:
+        return f"{v:.{digits}f} ± {(hi - lo) / 2:.{digits}f}"
+    # kept inside [0, 1], the interval is lopsided: both ends
+    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
 def _elo(v) -> str:
@@ -316,14 +320,15 @@ def format_table(summary: dict) -> str:
     if "ratings" in summary:
         rating = {p["label"]: p for p in summary["ratings"]["players"]}
     width = max(6, *(len(p["label"]) for p in summary["players"]))
-    head = f"  {'player':<{width}}  {'games':>6}  {'score':>15}  {'win':>15}"
+    cols = max(15, *(len(_est(p[k])) for p in summary["players"] for k in ("score", "win")))
+    head = f"  {'player':<{width}}  {'games':>6}  {'score':>{cols}}  {'win':>{cols}}"
     if rating:
         head += f"  {'rating':>16}"
     head += f"  {'ms/move':>8}  failures"
     lines.append(head)
     for p in summary["players"]:
-        row = (f"  {p['label']:<{width}}  {p['games']:>6}  {_est(p['score']):>15}  "
-               f"{_est(p['win']):>15}")
+        row = (f"  {p['label']:<{width}}  {p['games']:>6}  {_est(p['score']):>{cols}}  "
+               f"{_est(p['win']):>{cols}}")
         if rating:
             r = rating[p["label"]]
             iv = (f" [{r['low']:+.0f},{r['high']:+.0f}]" if r["low"] is not None else "")
@@ -333,7 +338,8 @@ def format_table(summary: dict) -> str:
         row += f"  {ms:>8}  {fails}"
         lines.append(row)
     lines.append(f"  (score: mean utility per game, 1 for a win, shared on ties; "
-                 f"{summary['expected_score']:.3f} is even; ± is a 95% interval over deal groups)")
+                 f"{summary['expected_score']:.3f} is even; ± or [low, high]: a 95% interval over "
+                 f"deal groups)")
     if "elo" in summary:
         e = summary["elo"]
         iv = (f" [{_elo(e['low'])}, {_elo(e['high'])}]" if e["low"] is not None else "")

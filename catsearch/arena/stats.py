@@ -146,7 +146,8 @@ def t_quantile(p: float, df: float) -> float:
 
 # -- means over clusters --------------------------------------------------------------------
 
-def clustered_mean(sums, counts=None, *, level: float = 0.95) -> Estimate:
+def clustered_mean(sums, counts=None, *, level: float = 0.95,
+                   bounds: tuple[float, float] | None = None) -> Estimate:
     """The mean of per-game values grouped in clusters, with a cluster-robust interval.
 
     :param sums: per cluster (deal group), the sum of the values of its games.
@@ -156,6 +157,11 @@ def clustered_mean(sums, counts=None, *, level: float = 0.95) -> Estimate:
         ``sqrt(G / (G - 1) * sum((s_g - mean * n_g)**2)) / sum(n_g)`` and a Student-t
         interval with ``G - 1`` degrees of freedom. With equal cluster sizes this is the
         plain standard error of the cluster means.
+    :param bounds: the range the values live in (a score: ``(0, 1)``): the interval is kept
+        inside it, and when every cluster sits at one end (every deal won, say), where the
+        spread is nil and a t-interval would shrink to a point, the interval is the exact
+        binomial one of ``G`` clusters all at that end (Clopper-Pearson: the far end is
+        ``(1 - level) / 2`` to the power ``1 / G`` of the way across).
     """
     y = np.asarray(sums, dtype=float)
     n = np.ones_like(y) if counts is None else np.asarray(counts, dtype=float)
@@ -171,7 +177,14 @@ def clustered_mean(sums, counts=None, *, level: float = 0.95) -> Estimate:
     resid = y - mean * n
     se = math.sqrt(g / (g - 1) * float(np.dot(resid, resid))) / total
     q = t_quantile(0.5 + level / 2.0, g - 1)
-    return Estimate(mean, mean - q * se, mean + q * se, se, g)
+    low, high = mean - q * se, mean + q * se
+    if bounds is not None:
+        lo_b, hi_b = bounds
+        if se == 0.0 and mean in (lo_b, hi_b):
+            reach = (hi_b - lo_b) * (1.0 - ((1.0 - level) / 2.0) ** (1.0 / g))
+            low, high = (hi_b - reach, hi_b) if mean == hi_b else (lo_b, lo_b + reach)
+        low, high = max(low, lo_b), min(high, hi_b)
+    return Estimate(mean, low, high, se, g)
 
 
 # -- Elo ------------------------------------------------------------------------------------

@@ -277,3 +277,19 @@ def test_bradley_terry_prior_keeps_an_unbeaten_player_finite():
     gw[:, 0, 1] = 2
     bt = bradley_terry(gw, prior=1.0, bootstrap=0)
     assert math.isfinite(bt.ratings[0]) and bt.ratings[0] > 100
+
+
+def test_a_bounded_mean_keeps_its_interval_inside_the_bounds():
+    """A score lives in [0, 1]: the interval is clipped to it, and when every deal group
+    scored the same end (all won) it is the exact binomial interval of that many groups
+    rather than a point."""
+    est = clustered_mean([2.0] * 9 + [1.0], [2] * 10, bounds=(0.0, 1.0))
+    assert est.high == 1.0 and est.low < est.value == 0.95
+    free = clustered_mean([2.0] * 9 + [1.0], [2] * 10)
+    assert free.high > 1.0 and free.low == est.low
+    allwon = clustered_mean([2.0] * 15, [2] * 15, bounds=(0.0, 1.0))
+    assert allwon.value == allwon.high == 1.0
+    assert allwon.low == pytest.approx(0.025 ** (1 / 15))       # Clopper-Pearson, 15 groups
+    alllost = clustered_mean([0.0] * 15, [2] * 15, bounds=(0.0, 1.0))
+    assert alllost.low == 0.0 and alllost.high == pytest.approx(1 - 0.025 ** (1 / 15))
+    assert clustered_mean([0.0] * 15, [2] * 15).high == 0.0    # unbounded: a point
