@@ -82,38 +82,27 @@ cdef inline int pick(Rng* rng, const double* ws, int n) noexcept nogil:
 
 # -- chance sets: snapshots of resolved outcomes, merged by hash ---------------------------
 
+cdef inline int regrow(void** p, size_t nbytes) noexcept nogil:
+    """Resize the block at ``p[0]`` to ``nbytes`` (keeping it on failure); -1: no memory."""
+    cdef void* q = realloc(p[0], nbytes)
+    if q == NULL:
+        return -1
+    p[0] = q
+    return 0
+
+
 cdef int cs_grow(ChanceSet* c) noexcept nogil:
     cdef int cap = 16 if c.cap == 0 else 2 * c.cap
     cdef int icap = 2 * cap, e
     cdef unsigned int j, mask
-    cdef char* snaps = <char*>realloc(c.snaps, cap * c.size)
-    if snaps == NULL:
+    if (regrow(<void**>&c.snaps, cap * c.size) < 0
+            or regrow(<void**>&c.prob, cap * sizeof(double)) < 0
+            or regrow(<void**>&c.key, cap * sizeof(uint64_t)) < 0
+            or regrow(<void**>&c.slot, cap * sizeof(int)) < 0
+            or regrow(<void**>&c.lo, cap * sizeof(double)) < 0
+            or regrow(<void**>&c.hi, cap * sizeof(double)) < 0
+            or regrow(<void**>&c.index, icap * sizeof(unsigned int)) < 0):
         return -1
-    c.snaps = snaps
-    cdef double* prob = <double*>realloc(c.prob, cap * sizeof(double))
-    if prob == NULL:
-        return -1
-    c.prob = prob
-    cdef uint64_t* key = <uint64_t*>realloc(c.key, cap * sizeof(uint64_t))
-    if key == NULL:
-        return -1
-    c.key = key
-    cdef int* slot = <int*>realloc(c.slot, cap * sizeof(int))
-    if slot == NULL:
-        return -1
-    c.slot = slot
-    cdef double* lo = <double*>realloc(c.lo, cap * sizeof(double))
-    if lo == NULL:
-        return -1
-    c.lo = lo
-    cdef double* hi = <double*>realloc(c.hi, cap * sizeof(double))
-    if hi == NULL:
-        return -1
-    c.hi = hi
-    cdef unsigned int* index = <unsigned int*>realloc(c.index, icap * sizeof(unsigned int))
-    if index == NULL:
-        return -1
-    c.index = index
     c.cap = cap
     c.index_cap = icap
     memset(c.index, 0, icap * sizeof(unsigned int))

@@ -48,7 +48,6 @@ def hc(players, turn, hands, deck, herds, taken, won=None):
     return catsearch.from_text("herding-cats", text)
 
 
-@pytest.mark.skipif("herding-cats" not in catsearch.GAMES, reason="needs Herding Cats")
 class TestExactEndgames:
     """Positions small enough to work out by hand. Every card but the few in play lies face up
     in the discard pile (4 Stampedes included, so none is unseen); seat 0 searches."""
