@@ -1,0 +1,255 @@
+"""Options, declared once and checked one way: game options, player options and seeds.
+
+An :class:`Option` says what a value may be (its kind, its range, its default). Everything
+that takes options, :func:`catsearch.new_game`, :func:`catsearch.make_player`, the engine's
+``setoption`` and the arena, checks them with :func:`check_options`, so every bad value gets
+the same kind of message: a ``TypeError`` for a value of the wrong type, an
+:class:`OptionError` (a ``ValueError``) for one out of range, each naming the option, the value
+and what would be valid. Values given as text (a spec string, a protocol line) are read with
+:meth:`Option.parse` first.
+
+One seed type: a whole number from 0 to 2**64 - 1 (:data:`SEED_MAX`), checked by
+:func:`check_seed`; :func:`derive_seed` is the one way to derive child seeds from it.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "Option",
+    "OptionError",
+    "SEED_MAX",
+    "check_seed",
+    "check_options",
+    "derive_seed",
+    "mix64",
+]
+
+SEED_MAX = 2**64 - 1
+_M64 = SEED_MAX
+
+
+class OptionError(ValueError):
+    """An option that does not exist, or a value out of its range.
+
+    :ivar owner: what the option belongs to (``"ismcts"``, ``"cat-cards"``).
+    :ivar option: the option's name, as given.
+    :ivar value: the offending value.
+    """
+
+    def __init__(self, message: str, *, owner: str = "", option: str | None = None,
+                 value: Any = None) -> None:
+        super().__init__(message)
+        self.owner = owner
+        self.option = option
+        self.value = value
+
+
+_BOOL_TEXT = {"1": True, "true": True, "yes": True, "on": True,
+              "0": False, "false": False, "no": False, "off": False}
+
+
+def _fmt(x: float) -> str:
+    if isinstance(x, int) and x >= 2**32:
+        exp = x.bit_length() - 1 if x + 1 == 2 ** x.bit_length() else None
+        return f"2**{exp + 1} - 1" if exp is not None else str(x)
+    return repr(x) if isinstance(x, float) else str(x)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option: its name, the kind of value, the default and the range.
+
+    :ivar kind: ``int``, ``float``, ``bool``, ``str``, or a tuple of the allowed strings.
+    :ivar low, high: the inclusive range of a number (``None``: unbounded on that side).
+    :ivar none_ok: ``None`` is a valid value (it means "not set", e.g. no time limit).
+    :ivar convert: for a structured value: a function from the value (or its text) to the
+        checked value, raising ``TypeError`` or ``ValueError`` with its reason.
+    :ivar doc: one line on what it does, for help texts.
+    """
+
+    name: str
+    kind: Any
+    default: Any = None
+    low: float | None = None
+    high: float | None = None
+    none_ok: bool = False
+    convert: Callable[[Any], Any] | None = None
+    doc: str = ""
+
+    def describe(self) -> str:
+        """What a valid value is, in words (``"a whole number from 1 to 64"``)."""
+        if self.convert is not None:
+            text = self.doc or "a valid value"
+        elif isinstance(self.kind, tuple):
+            text = "one of " + ", ".join(self.kind)
+        elif self.kind is bool:
+            text = "true or false"
+        elif self.kind is str:
+            text = "a string"
+        else:
+            noun = "a whole number" if self.kind is int else "a finite number"
+            if self.low is not None and self.high is not None:
+                text = f"{noun} from {_fmt(self.low)} to {_fmt(self.high)}"
+            elif self.low is not None:
+                text = f"{noun} >= {_fmt(self.low)}"
+            elif self.high is not None:
+                text = f"{noun} <= {_fmt(self.high)}"
+            else:
+                text = noun
+        return text + (" or None" if self.none_ok else "")
+
+    def check(self, value: Any, owner: str = "") -> Any:
+        """``value`` checked (and normalised: an ``int`` for ``operator.index``-able values,
+        a ``float`` for numbers of a float option).
+
+        :raises TypeError: a value of the wrong type.
+        :raises OptionError: a value out of range.
+        """
+        where = f"{owner}: " if owner else ""
+        if value is None:
+            if self.none_ok:
+                return None
+            raise TypeError(f"{where}option {self.name} must be {self.describe()}, not None")
+        if self.convert is not None:
+            try:
+                return self.convert(value)
+            except TypeError as e:
+                raise TypeError(f"{where}option {self.name}={value!r}: {e}") from None
+            except ValueError as e:
+                raise OptionError(f"{where}option {self.name}={value!r}: {e}", owner=owner,
+                                  option=self.name, value=value) from None
+        kind = self.kind
+        if isinstance(kind, tuple) or kind is str:
+            if not isinstance(value, str):
+                raise TypeError(f"{where}option {self.name} must be {self.describe()}, "
+                                f"not {type(value).__name__} {value!r}")
+            if isinstance(kind, tuple) and value not in kind:
+                raise self._range_error(value, owner)
+            return value
+        if kind is bool:
+            if not isinstance(value, bool):
+                raise TypeError(f"{where}option {self.name} must be true or false, "
+                                f"not {type(value).__name__} {value!r}")
+            return value
+        if isinstance(value, bool):
+            raise TypeError(f"{where}option {self.name} must be {self.describe()}, not {value!r}")
+        if kind is int:
+            try:
+                value = operator.index(value)
+            except TypeError:
+                raise TypeError(f"{where}option {self.name} must be {self.describe()}, "
+                                f"not {type(value).__name__} {value!r}") from None
+        else:
+            if not isinstance(value, numbers.Real):
+                raise TypeError(f"{where}option {self.name} must be {self.describe()}, "
+                                f"not {type(value).__name__} {value!r}")
+            value = float(value)
+            if math.isnan(value) or math.isinf(value):
+                raise self._range_error(value, owner)
+        if (self.low is not None and value < self.low) or (
+                self.high is not None and value > self.high):
+            raise self._range_error(value, owner)
+        return value
+
+    def parse(self, text: str, owner: str = "") -> Any:
+        """The value written as ``text`` (a spec string or protocol line), checked."""
+        where = f"{owner}: " if owner else ""
+        if not isinstance(text, str):
+            return self.check(text, owner)
+        raw = text.strip()
+        if self.none_ok and raw.lower() in ("none", ""):
+            return None
+        if self.convert is not None or isinstance(self.kind, tuple) or self.kind is str:
+            return self.check(raw, owner)
+        try:
+            if self.kind is bool:
+                value: Any = _BOOL_TEXT[raw.lower()]
+            elif self.kind is int:
+                value = int(raw, 0) if raw.lower().startswith(("0x", "-0x")) else int(raw)
+            else:
+                value = float(raw)
+        except (KeyError, ValueError):
+            raise OptionError(f"{where}option {self.name}={raw!r} is not valid: expected "
+                              f"{self.describe()}", owner=owner, option=self.name,
+                              value=raw) from None
+        return self.check(value, owner)
+
+    def _range_error(self, value: Any, owner: str) -> OptionError:
+        where = f"{owner}: " if owner else ""
+        return OptionError(f"{where}option {self.name}={value!r} is out of range: expected "
+                           f"{self.describe()}", owner=owner, option=self.name, value=value)
+
+
+def check_options(declared: tuple[Option, ...] | Mapping[str, Option], given: Mapping[str, Any],
+                  owner: str = "", *, aliases: Mapping[str, str] | None = None,
+                  text: bool = False) -> dict[str, Any]:
+    """Check ``given`` (name -> value, or name -> text with ``text=True``) against the
+    ``declared`` options; return every declared option's value, defaults filled in, under its
+    full name.
+
+    :raises OptionError: an unknown option (the message lists the known ones) or a value out
+        of range, or an option given twice (under its name and an alias).
+    :raises TypeError: a value of the wrong type.
+    """
+    table = declared if isinstance(declared, Mapping) else {o.name: o for o in declared}
+    aliases = aliases or {}
+    where = f"{owner}: " if owner else ""
+    out: dict[str, Any] = {}
+    for key, value in given.items():
+        if not isinstance(key, str):
+            raise TypeError(f"{where}an option name is a str, not {type(key).__name__}")
+        name = aliases.get(key, key)
+        if name not in table:
+            known = ", ".join(sorted(set(table) | set(aliases))) or "(none)"
+            raise OptionError(f"{where}unknown option {key!r}; the options are {known}",
+                              owner=owner, option=key, value=value)
+        if name in out:
+            raise OptionError(f"{where}option {name!r} given twice", owner=owner,
+                              option=name, value=value)
+        opt = table[name]
+        out[name] = opt.parse(value, owner) if text else opt.check(value, owner)
+    for name, opt in table.items():
+        if name not in out:
+            out[name] = opt.default
+    return out
+
+
+SEED = Option("seed", int, None, 0, SEED_MAX, none_ok=True,
+              doc="the seed: a whole number from 0 to 2**64 - 1")
+
+
+def check_seed(value: Any, name: str = "seed", *, none_ok: bool = True) -> int | None:
+    """``value`` as a seed (a whole number from 0 to 2**64 - 1; ``None`` where allowed).
+
+    :raises TypeError: not a whole number.
+    :raises OptionError: out of range.
+    """
+    opt = SEED if name == "seed" and none_ok else Option(name, int, None, 0, SEED_MAX,
+                                                         none_ok=none_ok)
+    return opt.check(value)
+
+
+def mix64(x: int) -> int:
+    """splitmix64's finaliser of ``x + golden gamma``: a well-spread 64-bit value of any int
+    (the same function as ``rng_next`` applied to a generator whose state is ``x``)."""
+    x = (x + 0x9E3779B97F4A7C15) & _M64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+    return x ^ (x >> 31)
+
+
+def derive_seed(seed: int, *path: int) -> int:
+    """A child seed of ``seed`` for the place named by ``path`` (a game number, a seat, a
+    worker): each step is ``mix64(parent ^ mix64(step))``, so different paths give
+    unrelated seeds and the same path always the same one."""
+    s = seed & _M64
+    for step in path:
+        s = mix64(s ^ mix64(step & _M64))
+    return s
