@@ -18,7 +18,8 @@ import time
 from typing import Any
 
 from catsearch._core.state import State
-from catsearch.search.ismcts import NODE_BYTES, ISMCTSCore, monotonic
+from catsearch.search.ismcts import ISMCTSCore
+from catsearch.search.tree import NODE_BYTES, monotonic
 from catsearch.search.pimc import PIMCCore
 from catsearch.search.players import (
     InfoCallback,
@@ -325,7 +326,7 @@ class _MCTSPlayer(Player):
                 end = monotonic() + chunk
                 if deadline:
                     end = min(end, deadline)
-            done = core.run(remaining, end, limit)
+            done = core.run(remaining, end, limit, False)
             if remaining >= 0:
                 remaining -= done
             if (core.stopped or remaining == 0 or (deadline and monotonic() >= deadline)

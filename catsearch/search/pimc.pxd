@@ -1,6 +1,5 @@
 # cython: language_level=3
-from catsearch._core.state cimport State
-from catsearch.search.ismcts cimport TreeCore
+from catsearch.search.tree cimport TreeCore
 
 
 cdef class PIMCCore(TreeCore):
@@ -9,4 +8,3 @@ cdef class PIMCCore(TreeCore):
     cdef int next_tree
 
     cdef void _deal(self, int t)
-    cdef int _iterate(self, State st) noexcept nogil

@@ -2,8 +2,8 @@
 """Determinized MCTS (Perfect Information Monte Carlo, PIMC) over the state contract, in C.
 
 The searching seat's view is determinized ``N`` times up front; each determinization is a
-perfect-information game and gets its own UCT tree (UCB over the parent's visits), all in one
-arena. Iterations go round-robin over the trees. The driver
+perfect-information game and gets its own UCT tree (the policy of :mod:`catsearch.search.tree`
+over the parent's visits), all in one arena. Iterations go round-robin over the trees. The driver
 (:class:`catsearch.search.mcts.DeterminizedMCTS`) combines the trees' root statistics by vote
 or by averaged value. This is the classic baseline whose *strategy fusion* and *non-locality*
 (Long, Sturtevant, Buro & Furtak 2010) ISMCTS is built to avoid.
@@ -14,7 +14,9 @@ from libc.string cimport memcpy
 
 from catsearch._core.rng cimport rng_seed
 from catsearch._core.state cimport State, Header, header, copy_state
-from catsearch.search.ismcts cimport TreeCore, Arena, Node, NO_NODE, arena_add, find_child
+from catsearch.search.tree cimport NO_NODE, find_child
+
+from catsearch.search.tree import EXPLORATION, MAX_NODES
 
 
 cdef class PIMCCore(TreeCore):
@@ -28,9 +30,9 @@ cdef class PIMCCore(TreeCore):
     def __dealloc__(self):
         free(self.dets)
 
-    def __init__(self, State view, int seat, *, int determinizations=16, double c=0.7,
+    def __init__(self, State view, int seat, *, int determinizations=16, double c=EXPLORATION,
                  bint heuristic=False, int cutoff=0, int max_depth=0,
-                 int max_nodes=10_000_000, uint64_t seed=0, double prior=0.0):
+                 int max_nodes=MAX_NODES, uint64_t seed=0, double prior=0.0):
         if determinizations < 1:
             raise ValueError(f"determinizations must be at least 1, not {determinizations}")
         self._setup(view, seat, determinizations, c, heuristic, cutoff, max_depth, max_nodes,
@@ -54,17 +56,12 @@ cdef class PIMCCore(TreeCore):
     def determinizations(self) -> int:
         return self.ntrees
 
-    cdef int iterate(self) noexcept nogil:
-        return self._iterate(self.scratch)
-
     cdef int _iterate(self, State st) noexcept nogil:
         cdef Header* h = header(st)
         cdef int t = self.next_tree
         cdef int n, m, ch, depth = 0
         cdef bint expanded = 0
         cdef double r[4]
-        cdef Node* nd
-        cdef int i
         self.next_tree = (t + 1) % self.ntrees
         memcpy(st._data, self.dets + t * self.size, self.size)
         self.paths[0] = self.roots[t]
@@ -73,8 +70,8 @@ cdef class PIMCCore(TreeCore):
             if not self.ensure_path(depth + 2):
                 break
             n = st.legal_moves_c(self.buf)
-            ch = self.select_child(self.paths[depth], n, h.current, depth + 1, 1,
-                                   self.prior_move(st), &m, &expanded)
+            ch = self.select(self.paths[depth], n, h.current, depth + 1, 1,
+                             self.prior_move(st), &m, &expanded)
             st.apply_c(m)
             if ch == NO_NODE:
                 break
@@ -86,14 +83,7 @@ cdef class PIMCCore(TreeCore):
         if depth > self.depth_seen:
             self.depth_seen = depth
         self.playout(st, r)
-        # back up along this tree's path only (the base class backs up every tree)
-        self.arena.nodes[self.paths[0]].visits += 1
-        for i in range(1, self.plen[0]):
-            nd = &self.arena.nodes[self.paths[i]]
-            nd.visits += 1
-            nd.reward += r[nd.player]
-        for i in range(self.players):
-            self.root_sum[i] += r[i]
+        self.backprop(r, 1)          # this tree's path, kept in the first slot
         return 1
 
     # -- tree reuse ----------------------------------------------------------------------

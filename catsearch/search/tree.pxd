@@ -1,0 +1,149 @@
+# cython: language_level=3
+"""The search tree shared by ISMCTS (SO and MO) and determinized MCTS (PIMC): node storage,
+the selection policy, playouts, backup and the run loop (see ``tree.pyx``).
+
+Nodes live in one growable arena of C structs (``Node``, 32 bytes each), linked
+first-child/next-sibling and keyed by move (or, in MO-ISMCTS, by what a seat saw of a move).
+Each node keeps the visits and the summed reward *of the seat that moved into it* (max-n
+backup), and its availability count (the iterations in which its move was legal at its parent).
+"""
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, realloc, free
+
+from catsearch._core.rng cimport Rng
+from catsearch._core.state cimport State
+
+# The tree's constants, in one place (the selection policy's own are in tree.pyx: EXPLORATION,
+# PRIOR and the first-play urgency of select).
+cdef enum:
+    NO_NODE = -1
+    ARENA_START = 4096      # nodes allocated for a new arena
+    ARENA_REGROW = 1024     # nodes of the first growth of an arena that has none
+    PATH_START = 64         # path entries per tree at first (doubled as needed)
+    STALL_MIN = 1000        # see TreeCore.run_c: the fewest idle iterations that end a search
+
+
+ctypedef struct Node:
+    int move          # the key: the move, or the observation of it, that leads here
+    int child         # first child, NO_NODE if none
+    int sibling       # next sibling, NO_NODE if none
+    int visits        # iterations through this node
+    int avail         # iterations in which this node's move was available at its parent
+    int player        # the seat that made the move into this node (-1 at a root)
+    double reward     # summed reward of `player` over the visits
+
+
+ctypedef struct Arena:
+    Node* nodes
+    int size          # nodes in use
+    int cap           # nodes allocated
+
+
+cdef inline int arena_init(Arena* a, int cap) noexcept nogil:
+    a.nodes = <Node*>malloc(sizeof(Node) * cap)
+    a.size = 0
+    a.cap = cap if a.nodes != NULL else 0
+    return a.nodes != NULL
+
+
+cdef inline void arena_free(Arena* a) noexcept nogil:
+    free(a.nodes)
+    a.nodes = NULL
+    a.size = 0
+    a.cap = 0
+
+
+cdef inline int arena_add(Arena* a, int move, int player) noexcept nogil:
+    """A new unlinked node; NO_NODE when memory runs out."""
+    cdef Node* grown
+    cdef int cap
+    cdef Node* n
+    if a.size == a.cap:
+        cap = a.cap * 2 if a.cap > 0 else ARENA_REGROW
+        grown = <Node*>realloc(a.nodes, sizeof(Node) * cap)
+        if grown == NULL:
+            return NO_NODE
+        a.nodes = grown
+        a.cap = cap
+    n = &a.nodes[a.size]
+    n.move = move
+    n.child = NO_NODE
+    n.sibling = NO_NODE
+    n.visits = 0
+    n.avail = 0
+    n.player = player
+    n.reward = 0.0
+    a.size += 1
+    return a.size - 1
+
+
+cdef inline int arena_link(Arena* a, int parent, int move, int player) noexcept nogil:
+    """A new child of ``parent`` keyed by ``move`` (put first among its siblings)."""
+    cdef int k = arena_add(a, move, player)
+    if k != NO_NODE:
+        a.nodes[k].sibling = a.nodes[parent].child
+        a.nodes[parent].child = k
+    return k
+
+
+cdef inline int find_child(Arena* a, int parent, int move) noexcept nogil:
+    cdef int ch = a.nodes[parent].child
+    while ch != NO_NODE:
+        if a.nodes[ch].move == move:
+            return ch
+        ch = a.nodes[ch].sibling
+    return NO_NODE
+
+
+cdef class TreeCore:
+    """One worker's search: its arena, scratch state, generator and buffers (no Python
+    objects are touched inside :meth:`run_c`)."""
+    cdef State root            # the seat's view: the information set searched from
+    cdef State scratch         # the determinization played through in one iteration
+    cdef int seat
+    cdef int players
+    cdef int ndm               # num_distinct_moves
+    cdef Rng rng
+    cdef Arena arena
+    cdef int* buf              # legal moves (room for every move + 1)
+    cdef int* hbuf             # scratch for heuristic_move_c (room for every move + 1)
+    cdef long long* stamp      # per move: a generation mark used while selecting
+    cdef long long gen
+    cdef int* paths            # ntrees x path_cap node indices of the current iteration
+    cdef int* plen             # per tree, how many entries of its path are used
+    cdef int path_cap
+    cdef int ntrees
+    cdef int* roots            # per tree, its root node
+    # options
+    cdef double c
+    cdef bint heuristic
+    cdef double prior          # > 0: PUCT with the heuristic move as the prior (its weight)
+    cdef int cutoff
+    cdef int max_depth         # tree depth limit (0: none)
+    cdef int max_nodes         # arena budget: no expansion beyond it
+    cdef bint use_avail        # UCB over availability (ISMCTS) or parent visits (UCT)
+    # state of the search
+    cdef int stop_flag
+    cdef long long iterations
+    cdef long long idle        # iterations in a row that added no node
+    cdef double root_sum[4]
+    cdef int depth_seen
+
+    cdef void _setup(self, State view, int seat, int ntrees, double c, bint heuristic,
+                     int cutoff, int max_depth, int max_nodes, bint use_avail, uint64_t seed,
+                     double prior)
+    cdef void _compact(self)
+    cdef int ensure_path(self, int depth) noexcept nogil
+    cdef int prior_move(self, State st) noexcept nogil
+    cdef long long mark_legal(self, int n, int* untried) noexcept nogil
+    cdef int draw_untried(self, long long g, int n, int count, int exclude) noexcept nogil
+    cdef int select(self, int node, int n, int player, int depth, int reserve,
+                    int hmove, int* out_move, bint* expanded) noexcept nogil
+    cdef int expand(self, int node, int m, int player, int depth, int reserve,
+                    bint* expanded) noexcept nogil
+    cdef void playout(self, State st, double* r) noexcept nogil
+    cdef void backprop(self, double* r, int ntrees) noexcept nogil
+    cdef int iterate(self) noexcept nogil
+    cdef int _iterate(self, State st) noexcept nogil
+    cdef long long run_c(self, long long max_iters, double deadline, long long node_limit,
+                         bint stall) noexcept nogil

@@ -1,0 +1,515 @@
+# cython: language_level=3
+"""The search tree of the MCTS searchers, in C: node storage and the selection policy.
+
+:class:`TreeCore` is one worker's search: an arena of C nodes (``tree.pxd``), a scratch state,
+a seeded generator and the buffers of one iteration. Its subclasses walk their trees in
+``_iterate``: :class:`catsearch.search.ismcts.ISMCTSCore` (SO- and MO-ISMCTS) and
+:class:`catsearch.search.pimc.PIMCCore` (determinized MCTS). Everything else is here, once:
+
+* selection (:meth:`TreeCore.select`): UCB over availability counts (ISMCTS) or over the
+  parent's visits (UCT, for PIMC's perfect-information trees), or PUCT with the game's
+  heuristic move as the prior and first-play urgency for untried moves;
+* expansion under the depth limit and the node budget, playouts (random or heuristic, with an
+  optional cut-off), the max-n backup, and the run loop with its limits;
+* tree reuse: moving a root to a child, and compacting the live trees into a fresh arena.
+
+The Python player that drives the cores (options, limits, threads, processes) is
+:class:`catsearch.search.mcts.ISMCTS` / :class:`~catsearch.search.mcts.DeterminizedMCTS`
+with :mod:`catsearch.search.driver`.
+"""
+from libc.math cimport log, sqrt
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+
+from catsearch._core.rng cimport rng_seed, rng_below
+from catsearch._core.state cimport State, Header, header, MAX_PLAYERS
+from catsearch.search.clock cimport now_c
+
+# -- the policy's constants, in one place (the option declarations take their defaults here)
+
+#: the default exploration constant ``c`` of UCB and PUCT
+EXPLORATION = 0.7
+#: the default weight of the heuristic's move in PUCT (0: plain UCB)
+PRIOR = 0.5
+#: the default node budget of a tree arena
+MAX_NODES = 10_000_000
+#: the largest node budget (node indices are C ints)
+MAX_NODES_LIMIT = 2**31 - 1024
+#: bytes one tree node takes in the arena (the arena grows by doubling, so up to twice this
+#: per node is reserved at a time)
+NODE_BYTES = sizeof(Node)
+
+
+def monotonic() -> float:
+    """The clock the search loop reads (``CLOCK_MONOTONIC``, as ``time.perf_counter``)."""
+    return now_c()
+
+
+cdef int copy_tree(Arena* src, int root, Arena* dst) noexcept nogil:
+    """Copy the subtree of ``src`` under ``root`` into ``dst`` (breadth first, children in
+    their order); return the new root, or NO_NODE when memory runs out."""
+    cdef int* queue
+    cdef int head = 0, tail = 0, s, d, ch, nd, last
+    cdef int new_root = arena_add(dst, src.nodes[root].move, src.nodes[root].player)
+    if new_root == NO_NODE:
+        return NO_NODE
+    dst.nodes[new_root] = src.nodes[root]
+    dst.nodes[new_root].child = NO_NODE
+    dst.nodes[new_root].sibling = NO_NODE
+    queue = <int*>malloc(sizeof(int) * 2 * (src.size + 1))
+    if queue == NULL:
+        return new_root
+    queue[0] = root
+    queue[1] = new_root
+    tail = 2
+    while head < tail:
+        s = queue[head]
+        d = queue[head + 1]
+        head += 2
+        last = NO_NODE
+        ch = src.nodes[s].child
+        while ch != NO_NODE:
+            nd = arena_add(dst, src.nodes[ch].move, src.nodes[ch].player)
+            if nd == NO_NODE:
+                free(queue)
+                return new_root
+            dst.nodes[nd] = src.nodes[ch]
+            dst.nodes[nd].child = NO_NODE
+            dst.nodes[nd].sibling = NO_NODE
+            if last == NO_NODE:
+                dst.nodes[d].child = nd
+            else:
+                dst.nodes[last].sibling = nd
+            last = nd
+            queue[tail] = ch
+            queue[tail + 1] = nd
+            tail += 2
+            ch = src.nodes[ch].sibling
+    free(queue)
+    return new_root
+
+
+cdef class TreeCore:
+    """The shared machinery of one search worker (see the module docstring)."""
+
+    def __cinit__(self):
+        self.buf = NULL
+        self.hbuf = NULL
+        self.stamp = NULL
+        self.paths = NULL
+        self.plen = NULL
+        self.roots = NULL
+        self.arena.nodes = NULL
+        self.arena.size = 0
+        self.arena.cap = 0
+
+    def __dealloc__(self):
+        free(self.buf)
+        free(self.hbuf)
+        free(self.stamp)
+        free(self.paths)
+        free(self.plen)
+        free(self.roots)
+        arena_free(&self.arena)
+
+    cdef void _setup(self, State view, int seat, int ntrees, double c, bint heuristic,
+                     int cutoff, int max_depth, int max_nodes, bint use_avail, uint64_t seed,
+                     double prior):
+        cdef int i
+        if not 0.0 <= prior <= 1.0:
+            raise ValueError(f"prior must be from 0 to 1, not {prior}")
+        self.root = view.clone_c()
+        self.scratch = view.clone_c()
+        self.seat = seat
+        self.players = header(view).players
+        self.ndm = view.num_distinct_moves_c()
+        self.ntrees = ntrees
+        self.c = c
+        self.heuristic = heuristic
+        self.prior = prior
+        self.cutoff = cutoff
+        self.max_depth = max_depth
+        self.max_nodes = max_nodes
+        self.use_avail = use_avail
+        rng_seed(&self.rng, seed)
+        self.buf = <int*>malloc(sizeof(int) * (self.ndm + 1))
+        self.hbuf = <int*>malloc(sizeof(int) * (self.ndm + 1))
+        self.stamp = <long long*>malloc(sizeof(long long) * (self.ndm + 1))
+        self.path_cap = PATH_START
+        self.paths = <int*>malloc(sizeof(int) * ntrees * self.path_cap)
+        self.plen = <int*>malloc(sizeof(int) * ntrees)
+        self.roots = <int*>malloc(sizeof(int) * ntrees)
+        if (self.buf == NULL or self.hbuf == NULL or self.stamp == NULL or self.paths == NULL
+                or self.plen == NULL or self.roots == NULL
+                or not arena_init(&self.arena, ARENA_START)):
+            raise MemoryError("cannot allocate the search tree")
+        memset(self.stamp, 0, sizeof(long long) * (self.ndm + 1))
+        memset(self.plen, 0, sizeof(int) * ntrees)
+        self.gen = 0
+        for i in range(ntrees):
+            self.roots[i] = arena_add(&self.arena, -1, -1)
+        self.reset_counters()
+
+    def reset_counters(self):
+        """Zero the per-search counters (iterations, root value, depth, stop flag)."""
+        cdef int i
+        self.iterations = 0
+        self.idle = 0
+        self.depth_seen = 0
+        self.stop_flag = 0
+        for i in range(MAX_PLAYERS):
+            self.root_sum[i] = 0.0
+
+    cdef int ensure_path(self, int depth) noexcept nogil:
+        """Room for ``depth`` entries in every tree's path (the paths are reshaped)."""
+        cdef int cap, q, i
+        cdef int* grown
+        if depth <= self.path_cap:
+            return 1
+        cap = self.path_cap * 2
+        while cap < depth:
+            cap *= 2
+        grown = <int*>malloc(sizeof(int) * self.ntrees * cap)
+        if grown == NULL:
+            return 0
+        for q in range(self.ntrees):
+            for i in range(self.plen[q]):
+                grown[q * cap + i] = self.paths[q * self.path_cap + i]
+        free(self.paths)
+        self.paths = grown
+        self.path_cap = cap
+        return 1
+
+    cdef int prior_move(self, State st) noexcept nogil:
+        """The game's heuristic move in ``st`` when the search uses it as a prior, else -1."""
+        if self.prior > 0.0:
+            return st.heuristic_move_c(&self.rng, self.hbuf)
+        return -1
+
+    cdef int expand(self, int node, int m, int player, int depth, int reserve,
+                    bint* expanded) noexcept nogil:
+        """A new child of ``node`` for the untried move ``m`` if the depth limit and the node
+        budget allow (``expanded`` set), else NO_NODE (``m`` is then played out)."""
+        cdef int ch
+        if ((self.max_depth == 0 or depth <= self.max_depth)
+                and self.arena.size + reserve <= self.max_nodes):
+            ch = arena_link(&self.arena, node, m, player)
+            if ch != NO_NODE:
+                self.arena.nodes[ch].avail = 1
+                expanded[0] = 1
+                return ch
+        expanded[0] = 0
+        return NO_NODE
+
+    cdef long long mark_legal(self, int n, int* untried) noexcept nogil:
+        """Stamp the legal moves ``buf[0:n]`` with a new generation mark ``g`` (returned),
+        counting the distinct ones into ``untried``; a child found legal is then re-stamped
+        ``g + 1`` and taken off the count, so what keeps ``g`` is legal and untried."""
+        cdef long long g = self.gen + 2
+        cdef int i, m
+        self.gen = g
+        for i in range(n):
+            m = self.buf[i]
+            if self.stamp[m] != g:
+                self.stamp[m] = g
+                untried[0] += 1
+        return g
+
+    cdef int draw_untried(self, long long g, int n, int count, int exclude) noexcept nogil:
+        """One of the ``count`` legal untried moves (stamped ``g``) other than ``exclude``,
+        uniformly, in the order of ``buf``; -1 if there is none."""
+        cdef int k = rng_below(&self.rng, count)
+        cdef int i, m
+        for i in range(n):
+            m = self.buf[i]
+            if self.stamp[m] == g and m != exclude:
+                if k == 0:
+                    return m
+                k -= 1
+        return -1
+
+    cdef int select(self, int node, int n, int player, int depth, int reserve,
+                    int hmove, int* out_move, bint* expanded) noexcept nogil:
+        """The selection policy, at ``node``, whose legal moves in this determinization are
+        ``buf[0:n]``: bump the availability of the legal children and score them; then
+        expand an untried legal move or take the legal child of best score.
+
+        Without a prior (``hmove`` < 0): UCB, ``Q + c sqrt(ln(A) / N)`` with ``A`` the child's
+        availability (ISMCTS) or the parent's visits (UCT); any untried legal move comes
+        first, drawn uniformly.
+
+        With a prior (``hmove``, the heuristic's move): PUCT (Rosin 2011; Silver et al. 2016),
+        ``P(hmove) = prior + (1 - prior) / n``, any other legal move ``(1 - prior) / n``; a
+        legal move scores ``Q + c P sqrt(A) / (1 + N)`` (``A``: availability, or the parent's
+        visits in UCT). An untried move counts ``Q`` as the mean of its tried siblings
+        (first-play urgency; ``1/players`` if none) and ``A`` as the parent's visits plus
+        one; it is expanded when it scores best. Untried moves other than ``hmove`` share one
+        prior, so one of them is drawn uniformly.
+
+        ``Q`` is the child's mean reward for the seat that moves into it, ``N`` its visits.
+
+        :returns: the child, or NO_NODE to leave the tree (``out_move`` is then the untried
+            move to play out).
+        """
+        cdef Node* nodes = self.arena.nodes
+        cdef Node* nd
+        cdef long long g
+        cdef int m, ch, best = NO_NODE, untried = 0
+        cdef double v, x, bestv = -1e300, logp = 0.0, sumr = 0.0, sumv = 0.0, fpu, sq
+        cdef double parent = nodes[node].visits
+        cdef double pother = 0.0, ph = 0.0
+        cdef bint puct = hmove >= 0
+        cdef bint h_untried
+        g = self.mark_legal(n, &untried)
+        if puct:
+            pother = (1.0 - self.prior) / n
+            ph = self.prior + pother
+        elif not self.use_avail and nodes[node].visits > 0:
+            logp = log(parent)
+        ch = nodes[node].child
+        while ch != NO_NODE:
+            nd = &nodes[ch]
+            m = nd.move
+            if 0 <= m < self.ndm and self.stamp[m] == g:
+                self.stamp[m] = g + 1
+                untried -= 1
+                nd.avail += 1
+                v = nd.visits
+                if puct:
+                    sumr += nd.reward
+                    sumv += nd.visits
+                    x = nd.reward / v + self.c * (ph if m == hmove else pother) * sqrt(
+                        <double>nd.avail if self.use_avail else parent) / (1.0 + v)
+                elif self.use_avail:
+                    x = nd.reward / v + self.c * sqrt(log(<double>nd.avail) / v)
+                else:
+                    x = nd.reward / v + self.c * sqrt(logp / v)
+                if x > bestv:
+                    bestv = x
+                    best = ch
+            ch = nd.sibling
+        if untried > 0:
+            m = -1
+            if not puct:
+                m = self.draw_untried(g, n, untried, -1)
+            else:
+                fpu = sumr / sumv if sumv > 0 else 1.0 / self.players
+                sq = sqrt(parent + 1.0)
+                h_untried = self.stamp[hmove] == g
+                if h_untried and fpu + self.c * ph * sq >= bestv:
+                    m = hmove
+                elif (untried > 1 or not h_untried) and fpu + self.c * pother * sq > bestv:
+                    m = self.draw_untried(g, n, untried - (1 if h_untried else 0), hmove)
+            if m >= 0:
+                out_move[0] = m
+                return self.expand(node, m, player, depth, reserve, expanded)
+        expanded[0] = 0
+        out_move[0] = nodes[best].move
+        return best
+
+    cdef void playout(self, State st, double* r) noexcept nogil:
+        """Play ``st`` on to the end (or to the cut-off), writing the rewards."""
+        cdef Header* h = header(st)
+        cdef int k = 0, n, m
+        while not h.terminal:
+            if self.cutoff > 0 and k >= self.cutoff:
+                st.evaluate_c(r)
+                return
+            if self.heuristic:
+                m = st.heuristic_move_c(&self.rng, self.buf)
+            else:
+                n = st.legal_moves_c(self.buf)
+                m = self.buf[rng_below(&self.rng, n)]
+            st.apply_c(m)
+            k += 1
+        st.returns_c(r)
+
+    cdef void backprop(self, double* r, int ntrees) noexcept nogil:
+        """Back the rewards ``r`` up the paths of the first ``ntrees`` trees: each node adds
+        the reward of the seat that moved into it (max-n)."""
+        cdef Node* nodes = self.arena.nodes
+        cdef Node* nd
+        cdef int q, i, base
+        for q in range(ntrees):
+            base = q * self.path_cap
+            nodes[self.paths[base]].visits += 1
+            for i in range(1, self.plen[q]):
+                nd = &nodes[self.paths[base + i]]
+                nd.visits += 1
+                nd.reward += r[nd.player]
+        for i in range(self.players):
+            self.root_sum[i] += r[i]
+
+    cdef int iterate(self) noexcept nogil:
+        """One iteration through the scratch state: 1, or 0 to end the run."""
+        return self._iterate(self.scratch)
+
+    cdef int _iterate(self, State st) noexcept nogil:
+        """One iteration played through ``st`` (the subclasses walk their trees here)."""
+        return 0
+
+    cdef long long run_c(self, long long max_iters, double deadline, long long node_limit,
+                         bint stall) noexcept nogil:
+        """Iterations until ``max_iters`` (-1: none), the ``deadline`` (0: none), ``node_limit``
+        nodes in the arena (0: none) or the stop flag. With ``stall`` the run also ends when
+        the tree stops growing: after as many iterations in a row without a new node as the
+        arena has nodes (at least ``STALL_MIN``): the whole tree is then built, or no budget
+        is left to grow it (the depth limit, ``max_nodes``)."""
+        cdef long long done = 0
+        cdef int size
+        while max_iters < 0 or done < max_iters:
+            if self.stop_flag:
+                break
+            if node_limit > 0 and self.arena.size >= node_limit:
+                break
+            if deadline > 0 and (done & 7) == 0 and now_c() >= deadline:
+                break
+            if stall and self.idle >= STALL_MIN and self.idle >= self.arena.size:
+                break
+            size = self.arena.size
+            if not self.iterate():
+                break
+            done += 1
+            if self.arena.size == size:
+                self.idle += 1
+            else:
+                self.idle = 0
+        self.iterations += done
+        return done
+
+    # -- the Python face (the driver in catsearch.search.driver) -------------------------
+    def run(self, long long max_iters, double deadline=0.0, long long node_limit=0,
+            bint stall=False):
+        """Run iterations without the GIL until ``max_iters`` (-1: no limit), the
+        ``deadline`` (a :func:`monotonic` time; 0: none), ``node_limit`` nodes (0: none),
+        :meth:`stop`, or (``stall``) the tree no longer growing; return how many ran."""
+        cdef long long done
+        with nogil:
+            done = self.run_c(max_iters, deadline, node_limit, stall)
+        return done
+
+    def set_max_depth(self, int max_depth):
+        """Expand no node deeper than ``max_depth`` below a root (0: no limit)."""
+        if max_depth < 0:
+            raise ValueError(f"a depth limit is >= 0 (0: none), not {max_depth}")
+        self.max_depth = max_depth
+
+    def run_one(self):
+        """One iteration whatever the limits and the stop flag (a search always runs one)."""
+        with nogil:
+            self.iterate()
+        self.iterations += 1
+
+    def stop(self):
+        """Make a running :meth:`run` return after its current iteration (any thread)."""
+        self.stop_flag = 1
+
+    @property
+    def searching_seat(self) -> int:
+        """The seat this core searches for."""
+        return self.seat
+
+    @property
+    def stopped(self) -> bool:
+        return self.stop_flag != 0
+
+    @property
+    def total_iterations(self) -> int:
+        """Iterations run since the counters were last reset."""
+        return self.iterations
+
+    @property
+    def nodes(self) -> int:
+        """Nodes in the arena."""
+        return self.arena.size
+
+    @property
+    def depth(self) -> int:
+        """The deepest tree depth reached since the counters were last reset."""
+        return self.depth_seen
+
+    @property
+    def bytes_per_node(self) -> int:
+        return sizeof(Node)
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes held by the arena (allocated, used or not)."""
+        return self.arena.cap * sizeof(Node)
+
+    def root_value(self) -> list:
+        """Summed rewards per seat over the iterations since the last reset."""
+        return [self.root_sum[i] for i in range(self.players)]
+
+    def children(self, int tree=0) -> list:
+        """``[(key, visits, reward_sum, avail)]`` of the children of a tree's root."""
+        cdef int ch = self.arena.nodes[self.roots[tree]].child
+        cdef Node nd
+        out = []
+        while ch != NO_NODE:
+            nd = self.arena.nodes[ch]
+            out.append((nd.move, nd.visits, nd.reward, nd.avail))
+            ch = nd.sibling
+        return out
+
+    def root_visits(self, int tree=0) -> int:
+        return self.arena.nodes[self.roots[tree]].visits
+
+    def tree_size(self, int tree=0) -> int:
+        """Nodes under (and including) a tree's root."""
+        cdef int* stack
+        cdef int top = 0, n = 0, s, ch
+        stack = <int*>malloc(sizeof(int) * (self.arena.size + 1))
+        if stack == NULL:
+            raise MemoryError()
+        stack[top] = self.roots[tree]
+        top += 1
+        while top > 0:
+            top -= 1
+            s = stack[top]
+            n += 1
+            ch = self.arena.nodes[s].child
+            while ch != NO_NODE:
+                stack[top] = ch
+                top += 1
+                ch = self.arena.nodes[ch].sibling
+        free(stack)
+        return n
+
+    # -- tree reuse ----------------------------------------------------------------------
+    def follow(self, int tree, key):
+        """Move a tree's root to its child keyed by ``key`` (``None``: forget the tree);
+        the tree restarts from a fresh root if there is no such child."""
+        cdef int r = self.roots[tree]
+        cdef int ch = NO_NODE
+        if r != NO_NODE and key is not None:
+            ch = find_child(&self.arena, r, key)
+        self.roots[tree] = ch
+
+    cdef void _compact(self):
+        """Copy the live trees into a fresh arena (dropping the rest); a tree whose root was
+        forgotten gets a fresh one."""
+        cdef Arena fresh
+        cdef int q, r
+        if not arena_init(&fresh, max(ARENA_START, self.arena.size // 2)):
+            raise MemoryError("cannot allocate the search tree")
+        for q in range(self.ntrees):
+            r = self.roots[q]
+            if r != NO_NODE:
+                r = copy_tree(&self.arena, r, &fresh)
+            if r == NO_NODE:
+                r = arena_add(&fresh, -1, -1)
+            else:
+                fresh.nodes[r].player = -1
+            self.roots[q] = r
+        arena_free(&self.arena)
+        self.arena = fresh
+
+    def rebase(self, State view, uint64_t seed):
+        """Search from ``view`` next, keeping the trees under their current roots."""
+        self.root = view.clone_c()
+        self.scratch = view.clone_c()
+        rng_seed(&self.rng, seed)
+        self._compact()
+        self.reset_counters()
