@@ -14,14 +14,24 @@ cdef inline void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
     r.s = seed
 
 
-cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
-    """splitmix64 (Steele, Lea & Flood 2014): one add and three xor-shift-multiply steps."""
-    cdef uint64_t z
-    r.s += <uint64_t>0x9E3779B97F4A7C15
-    z = r.s
+cdef inline uint64_t splitmix_finish(uint64_t z) noexcept nogil:
+    """splitmix64's finaliser: three xor-shift-multiply steps, a well-spread 64-bit value of
+    ``z`` (the one copy in C; ``catsearch._core.options.mix64(x)`` is ``mix64(x)`` below)."""
     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
+
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    """The finaliser of ``x`` plus the golden gamma: the value of Python's
+    ``catsearch._core.options.mix64(x)`` (and of ``rng_next`` on a generator in state ``x``)."""
+    return splitmix_finish(x + <uint64_t>0x9E3779B97F4A7C15)
+
+
+cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
+    """splitmix64 (Steele, Lea & Flood 2014): one add and the finaliser."""
+    r.s += <uint64_t>0x9E3779B97F4A7C15
+    return splitmix_finish(r.s)
 
 
 cdef inline int rng_below(Rng* r, int n) noexcept nogil:

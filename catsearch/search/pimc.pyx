@@ -24,9 +24,6 @@ cdef class PIMCCore(TreeCore):
 
     ``dets`` holds the game structs of the determinizations, one after another."""
 
-    def __cinit__(self):
-        self.dets = NULL
-
     def __dealloc__(self):
         free(self.dets)
 

@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable
 
-from catsearch._core.options import SEED
+from catsearch._core.options import SEED, Option
 from catsearch._core.state import State
+from catsearch.search.limits import Limits
+from catsearch.search.options import configure, spec_text
 from catsearch.search.spec import PlayerSpec, player_names, register_player
 
 __all__ = [
@@ -69,31 +71,6 @@ class SearchResult:
         object.__setattr__(self, "value", tuple(self.value))
 
 
-@dataclass(frozen=True)
-class Limits:
-    """Limits for one search, overriding the player's own options.
-
-    The budget (``iterations``, ``nodes``, ``seconds``, ``infinite``): if any of it is given,
-    it replaces the player's own budget as a whole (``Limits(seconds=2)`` searches 2 seconds,
-    whatever iteration count the player was built with), as a ``go movetime`` would; if none
-    is, the player's own budget applies. ``depth`` and ``seed`` override where not ``None``.
-
-    :ivar iterations: MCTS iterations.
-    :ivar nodes: nodes to create or visit.
-    :ivar depth: depth (expectimax plies).
-    :ivar seconds: wall time.
-    :ivar infinite: search until :meth:`Player.stop` is called.
-    :ivar seed: the seed of this search.
-    """
-
-    iterations: int | None = None
-    nodes: int | None = None
-    depth: int | None = None
-    seconds: float | None = None
-    infinite: bool = False
-    seed: int | None = None
-
-
 #: ``info(partial)`` is called from the searching thread every so often (about 10 times a
 #: second at most) with a partial :class:`SearchResult`: its ``move`` is the best so far.
 InfoCallback = Callable[[SearchResult], None]
@@ -109,6 +86,10 @@ class Player(abc.ABC):
 
     #: the name ``make_player`` knows it by
     name: str = "player"
+    #: the options of its constructor (keyword-only) and of its spec, declared once
+    OPTIONS: tuple[Option, ...] = ()
+    #: short names of options (``{"c": "exploration"}``)
+    ALIASES: dict[str, str] = {}
 
     @abc.abstractmethod
     def search(self, state: State, *, limits: Limits | None = None,
@@ -142,8 +123,12 @@ class Player(abc.ABC):
 
     @property
     def spec(self) -> str:
-        """A ``make_player`` spec that builds an equivalent player."""
-        return self.name
+        """A ``make_player`` spec that builds an equivalent player (its options that differ
+        from their defaults, in the declared order)."""
+        values = getattr(self, "_values", None)
+        if values is None or isinstance(self.OPTIONS, dict):
+            return self.name
+        return spec_text(self.name, self.OPTIONS, values)
 
     def __repr__(self) -> str:
         return f"make_player({self.spec!r})"
@@ -166,16 +151,13 @@ class _SeededBaseline(Player):
 
     OPTIONS = (SEED,)
 
-    def __init__(self, *, seed: int | None = None) -> None:
-        self.seed = seed
-        self._rng = random.Random(seed)
+    def __init__(self, **options: Any) -> None:
+        """:param seed: the seed (0 to 2**64 - 1; ``None``: fresh randomness)."""
+        configure(self, options)
+        self._rng = random.Random(self.seed)
 
     def new_game(self) -> None:
         self._rng = random.Random(self.seed)
-
-    @property
-    def spec(self) -> str:
-        return self.name if self.seed is None else f"{self.name}:seed={self.seed}"
 
 
 class RandomPlayer(_SeededBaseline):

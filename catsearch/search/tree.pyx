@@ -93,16 +93,7 @@ cdef int copy_tree(Arena* src, int root, Arena* dst) noexcept nogil:
 cdef class TreeCore:
     """The shared machinery of one search worker (see the module docstring)."""
 
-    def __cinit__(self):
-        self.buf = NULL
-        self.hbuf = NULL
-        self.stamp = NULL
-        self.paths = NULL
-        self.plen = NULL
-        self.roots = NULL
-        self.arena.nodes = NULL
-        self.arena.size = 0
-        self.arena.cap = 0
+    # (a new core's C fields are zero: its pointers NULL, its arena empty)
 
     def __dealloc__(self):
         free(self.buf)
@@ -366,7 +357,7 @@ cdef class TreeCore:
             if deadline > 0 and (done & 7) == 0 and now_c() >= deadline:
                 break
             if stall and self.idle >= STALL_MIN and self.idle >= self.arena.size:
-                break
+                break           # the same test as the property stalled
             size = self.arena.size
             if not self.iterate():
                 break
@@ -413,6 +404,11 @@ cdef class TreeCore:
     @property
     def stopped(self) -> bool:
         return self.stop_flag != 0
+
+    @property
+    def stalled(self) -> bool:
+        """Whether the tree has stopped growing (see :meth:`run`'s ``stall``)."""
+        return self.idle >= STALL_MIN and self.idle >= self.arena.size
 
     @property
     def total_iterations(self) -> int:

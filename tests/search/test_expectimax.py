@@ -5,12 +5,12 @@ Everything generic is parametrized over ``catsearch.GAMES``, so each game is cov
 lands; the hand-built endgames are Herding Cats positions written in its notation.
 """
 import math
-import random
 import threading
 
 import pytest
 
 import catsearch
+from catsearch.arena import run_match
 from catsearch.search import Expectimax, Limits, SearchResult, make_player
 from catsearch.search.expectimax import DEFAULT_DEPTH, DEFAULT_NODES
 from catsearch.testing import random_game_states
@@ -285,11 +285,13 @@ def test_make_player_builds_expectimax():
 @pytest.mark.parametrize("spec,words", [
     ("expectimax:depth=0", ["depth", "1 to 64"]),
     ("expectimax:depth=65", ["depth", "1 to 64"]),
-    ("expectimax:depth=x", ["depth", "int"]),
+    ("expectimax:depth=x", ["depth", "whole number"]),
     ("expectimax:mode=best", ["mode", "auto", "maxn", "paranoid"]),
     ("expectimax:pruning=star3", ["pruning", "none", "star1", "star2"]),
     ("expectimax:chance=all", ["chance", "top", "sample"]),
-    ("expectimax:max_chance=-1", ["max_chance", ">= 0"]),
+    ("expectimax:max_chance=-1", ["max_chance", "from 0 to"]),
+    ("expectimax:tt_size=0", ["tt_size", "from 1 to"]),
+    ("expectimax:seed=-1", ["seed", "from 0 to 2**64 - 1"]),
     ("expectimax:seconds=0", ["seconds", "> 0"]),
     ("expectimax:colour=red", ["colour", "depth", "pruning", "max_chance"]),
 ])
@@ -343,31 +345,19 @@ def test_the_other_seats_do_not_see_the_searching_seats_hidden_choice():
 
 # -- strength -------------------------------------------------------------------------------
 
-def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``score`` over ``n`` games."""
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+def score_against_random(game_id: str, spec: str, groups: int) -> tuple[float, float, float]:
+    """``spec``'s score against the random player over ``groups`` paired deals of 2-player
+    games (each deal played twice, each player in each seat once), played by the arena:
+    (mean, low, high of its 95% interval)."""
+    result = run_match(game_id, [spec, "random"], groups=groups, seed=1)
+    s = result.summary["players"][0]["score"]
+    return s["value"], s["low"], s["high"]
 
 
-def score_against_random(game_id: str, spec: str, games: int, seed: int = 1000) -> float:
-    """``spec``'s mean returns over ``games`` 2-player games against the random player, seats
-    alternated (deal ``g`` has seed ``seed + g``); ``{g}`` in ``spec`` is the deal number."""
-    total = 0.0
-    for g in range(games):
-        seat = g % 2
-        st = catsearch.new_game(game_id, 2, seed=seed + g)
-        players = [make_player(f"random:seed={g}")] * 2
-        players[seat] = make_player(spec.format(g=g))
-        while not st.is_terminal():
-            st.play(players[st.current_player].choose_move(st))
-        total += st.returns()[seat]
-    return total / games
-
-
-# Per game: the searcher, the number of games and the bar for its score (wins, and half of
-# shared wins) against random. A game not listed is held to 0.90 at the default depth.
-# Measured with benchmarks/expectimax_strength.py (2 players, seats alternated):
+# Per game: the searcher, the number of paired deals (two games each, played by the arena,
+# seed 1) and the bar for its score (wins, and half of shared wins) against random. A game
+# not listed is held to 0.90 at the default depth. Measured with
+# benchmarks/expectimax_strength.py (which plays the same matches):
 # * herding-cats: depth 3 scores 0.863 (300 deals), depth 4 with exact chance 0.823 (150).
 #   The draws decide much: an expectimax that cheats, seeing both hands and the deck order,
 #   scores 0.907 at depth 3 and 0.948 at depth 8 on the same deals; the heuristic player
@@ -381,19 +371,18 @@ def score_against_random(game_id: str, spec: str, games: int, seed: int = 1000) 
 #   own from them (``apply_hidden_c``): depth 2 scores 1.00 (10 deals). Without that hook
 #   the seat choosing after the searcher saw its choice in the tree, and depth 2 scored 0.75.
 STRENGTH = {
-    "the-cat": ("expectimax:depth=2", 10, 0.90),
-    "herding-cats": ("expectimax:depth=3", 100, 0.70),
-    "cat-cards": ("expectimax:depth=2,playouts=8,seed={g}", 20, 0.90),
-    "cat-earth": ("expectimax:depth=3", 30, 0.90),
+    "the-cat": ("expectimax:depth=2", 5, 0.90),
+    "herding-cats": ("expectimax:depth=3", 50, 0.70),
+    "cat-cards": ("expectimax:depth=2,playouts=8", 10, 0.90),
+    "cat-earth": ("expectimax:depth=3", 15, 0.90),
 }
-DEFAULT_STRENGTH = ("expectimax:depth=3", 30, 0.90)
+DEFAULT_STRENGTH = ("expectimax:depth=3", 15, 0.90)
 
 
 @pytest.mark.parametrize("game_id", catsearch.GAMES)
 def test_beats_random(game_id):
-    spec, games, bar = STRENGTH.get(game_id, DEFAULT_STRENGTH)
-    score = score_against_random(game_id, spec, games)
-    low, high = wilson(score, games)
+    spec, groups, bar = STRENGTH.get(game_id, DEFAULT_STRENGTH)
+    score, low, high = score_against_random(game_id, spec, groups)
     assert score >= bar and low > 0.5, (
-        f"{game_id}: {spec} scored {score:.3f} against random over {games} games "
+        f"{game_id}: {spec} scored {score:.3f} against random over {2 * groups} games "
         f"(95% interval {low:.3f}-{high:.3f}); the bar is {bar}")

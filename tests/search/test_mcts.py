@@ -156,7 +156,7 @@ def test_limits_override_the_budget(cls, opening):
     assert r.depth == 1
     r = p.search(opening, limits=Limits(seconds=0.05))
     assert r.iterations >= 1
-    with pytest.raises(ValueError, match="unbounded"):
+    with pytest.raises(ValueError, match="Limits.iterations=0 is out of range"):
         p.search(opening, limits=Limits(iterations=0))
     with pytest.raises(ValueError, match="Limits.seconds"):
         p.search(opening, limits=Limits(seconds=-1))
@@ -243,7 +243,7 @@ def test_registry_builds_both_searchers_with_aliases():
     ("ismcts:final=best", "visits, mean"),
     ("ismcts:playout=smart", "random, heuristic"),
     ("ismcts:mode=xx", "auto, so, mo"),
-    ("ismcts:iterations=many", "int"),
+    ("ismcts:iterations=many", "whole number"),
     ("ismcts:c=-1", "exploration"),
     ("ismcts:workers=0", "workers"),
     ("ismcts:parallel=gpu", "threads, processes"),
@@ -255,9 +255,13 @@ def test_registry_builds_both_searchers_with_aliases():
     ("ismcts:seconds=0", "seconds"),
     ("ismcts:cutoff=-2", "cutoff"),
     ("ismcts:max_nodes=0", "max_nodes"),
-    ("ismcts:prior=1.5", "prior must be from 0 to 1"),
+    ("ismcts:prior=1.5", r"prior=1.5 is out of range: expected a finite number from 0.0 to 1.0"),
     ("ismcts:prior=-0.1", "prior"),
-    ("pimc:prior=often", "float"),
+    ("pimc:prior=often", "prior='often' is not valid"),
+    ("ismcts:threads=100000", "workers=100000 is out of range: expected a whole number from 1 to 256"),
+    ("ismcts:seed=-1", "seed=-1 is out of range"),
+    ("ismcts:info_interval=0", "info_interval=0.0 is out of range"),
+    ("ismcts:max_nodes=2147483647", "max_nodes"),
 ])
 def test_bad_options_say_what_is_valid(spec, needle):
     with pytest.raises(ValueError, match=needle):
@@ -271,7 +275,7 @@ def test_options_are_keyword_only():
         DeterminizedMCTS(100)
     with pytest.raises(ValueError, match="seed"):
         ISMCTS(seed=-1)
-    with pytest.raises(ValueError, match="reuse"):
+    with pytest.raises(TypeError, match="reuse"):
         ISMCTS(reuse="yes")
 
 
@@ -371,3 +375,63 @@ def test_with_a_prior_the_first_iteration_tries_the_heuristics_move(game_id, cls
                      for k in range(8)) and len(legal) > len(choices)
     assert searched == 6 and plain > 0
 
+
+
+# -- one declaration of the options, one resolution of the budget ---------------------------
+
+@pytest.mark.parametrize("cls", [ISMCTS, DeterminizedMCTS])
+def test_constructors_check_like_specs(cls):
+    """The constructor checks the same declarations as make_player: wrong type -> TypeError,
+    out of range -> ValueError naming the option, the value and the range."""
+    with pytest.raises(TypeError, match="iterations"):
+        cls(iterations="500")
+    with pytest.raises(TypeError, match="exploration"):
+        cls(exploration="high")
+    with pytest.raises(ValueError, match=r"workers=100000 is out of range: expected a whole "
+                                          r"number from 1 to 256"):
+        cls(workers=100000)
+    with pytest.raises(ValueError, match="seed=-1 is out of range"):
+        cls(seed=-1)
+    with pytest.raises(ValueError, match="seed=18446744073709551616"):
+        cls(seed=2**64)
+    with pytest.raises(ValueError, match="seconds=0.0 is out of range"):
+        cls(seconds=0)
+    with pytest.raises(ValueError, match="unknown option 'bogus'"):
+        cls(bogus=1)
+    p = cls(c=1.5, threads=1, iters=20)          # aliases too, as in a spec
+    assert (p.exploration, p.workers, p.iterations) == (1.5, 1, 20)
+
+
+@pytest.mark.parametrize("cls", [ISMCTS, DeterminizedMCTS])
+def test_an_explicit_time_limit_replaces_the_default_budget(cls, opening):
+    """ISMCTS(seconds=s) searches s seconds, not the default 10,000 iterations."""
+    p = cls(seconds=0.3, seed=1)
+    assert p.iterations is None and p.seconds == 0.3
+    assert p.spec == f"{cls.name}:seconds=0.3,seed=1"
+    r = p.search(opening)
+    assert r.seconds >= 0.29 and r.iterations != 10_000
+    assert cls().iterations == 10_000                        # the default budget
+    both = cls(iterations=50, seconds=30, seed=1).search(opening)
+    assert both.iterations == 50                             # whichever ends first
+    q = make_player(f"{cls.name}:time=0.3,iterations=0")
+    assert q.iterations is None and q.spec == f"{cls.name}:iterations=0,seconds=0.3"
+
+
+@pytest.mark.parametrize("spec", ["ismcts:seed=1", "ismcts:seed=1,mode=so", "pimc:seed=1,dets=4",
+                                  "ismcts:seed=1,max_nodes=64"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_node_limit_alone_ends_when_the_tree_is_complete(spec, players):
+    """Rock-paper-scissors has a small tree: a node limit above its size used to run
+    forever (3.8 million iterations were seen before it was stopped)."""
+    st = ToyRPS.new(players)
+    r = make_player(spec).search(st, limits=Limits(nodes=10**7))
+    assert r.nodes < 10**7 and r.iterations < 200_000
+    assert r.move in st.legal_moves()
+    # with a depth limit the tree is complete sooner
+    r = make_player(spec).search(st, limits=Limits(nodes=10**7, depth=1))
+    assert r.depth == 1 and r.iterations < 200_000
+
+
+def test_a_node_limit_alone_still_reaches_its_nodes(opening):
+    r = ISMCTS(seed=1).search(opening, limits=Limits(nodes=3000))
+    assert 3000 <= r.nodes <= 3000 + opening.players + 20

@@ -1,0 +1,85 @@
+# cython: language_level=3
+"""The state stack of an expectimax search and its chance nodes (see ``chance.pyx``)."""
+from cpython.ref cimport PyObject
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport free
+from libc.string cimport memcpy
+
+from catsearch._core.state cimport State, Header
+
+cdef enum:
+    EX_OUTCOMES = 1024      # room for one chance_outcomes_c answer
+
+ctypedef struct ChanceSet:
+    # The children of one chance node once every unknown the next decision needs is
+    # resolved: one snapshot of the game struct per distinct outcome, merged by hash.
+    char* snaps
+    double* prob
+    uint64_t* key
+    int* slot               # where each entry sits in index (to clear it cheaply)
+    double* lo              # bounds on each child's value (Star1/Star2)
+    double* hi
+    unsigned int* index     # open addressing by key: entry + 1, 0 empty
+    int n
+    int cap
+    int index_cap           # a power of two, at least 2 * cap
+    size_t size             # bytes of one snapshot
+
+ctypedef struct ProbIdx:
+    double p
+    uint64_t tie
+    int i
+
+
+cdef inline void release(void** p) noexcept nogil:
+    """Free the block at ``p[0]`` and forget it (``p[0]`` set to NULL)."""
+    free(p[0])
+    p[0] = NULL
+
+
+cdef inline Header* hdr(PyObject* s) noexcept nogil:
+    return <Header*>(<State>s)._data
+
+
+cdef inline void copy_into(PyObject* dst, PyObject* src) noexcept nogil:
+    memcpy((<State>dst)._data, (<State>src)._data, (<State>src)._size)
+
+
+cdef class ChanceStack:
+    # the state stack: level 0 is the root; each decision or chance step goes one level down
+    cdef list _objs
+    cdef PyObject** stack
+    cdef PyObject* scr1
+    cdef PyObject* scr2
+    cdef int nlevels
+    cdef size_t size
+    cdef int stride             # room for every move + 1
+    cdef int* moves             # nlevels x stride: the moves of each level
+    cdef double* history        # per move: its history score (move ordering)
+    cdef int* pbuf              # scratch for heuristic_move_c
+    cdef ChanceSet* sets        # per level: the outcomes of its chance node
+    cdef ChanceSet fa
+    cdef ChanceSet fb
+    cdef ChanceSet fc
+    cdef ProbIdx* pairs
+    cdef int pairs_cap
+    cdef int outs[EX_OUTCOMES]
+    cdef double ws[EX_OUTCOMES]
+
+    # options of this search
+    cdef bint by_history        # order moves by history (see _order)
+    cdef int max_chance
+    cdef int sample
+    cdef int playouts
+    cdef uint64_t seed
+    cdef uint64_t salt
+
+    cdef _prepare(self, State root, int nlevels)
+    cdef _release(self)
+    cdef uint64_t _key(self, PyObject* s) noexcept nogil
+    cdef int _order(self, int lvl, int n, int ttmove) noexcept nogil
+    cdef int _enumerate(self, int lvl, int n0) noexcept nogil
+    cdef int _top(self, ChanceSet* src, ChanceSet* dst, int keep) noexcept nogil
+    cdef int _sample(self, int lvl) noexcept nogil
+    cdef int _hidden(self, int lvl) noexcept nogil
+    cdef void _leaf(self, PyObject* sp, double* out) noexcept nogil

@@ -1,0 +1,115 @@
+"""The budget of a search, resolved in one place for every searcher.
+
+A budget bounds one search: ``iterations`` (MCTS), ``nodes``, ``seconds``, and for expectimax
+the ``depth`` it deepens to. It is resolved by :func:`resolve`, from three sources:
+
+1. **the player's default budget**, used when nothing else bounds the search (ISMCTS and PIMC:
+   10,000 iterations; expectimax: depth 3 within 200,000 nodes);
+2. **the player's own budget options**: any one given replaces the default as a whole
+   (``ISMCTS(seconds=2)`` searches 2 seconds, not 10,000 iterations; ``Expectimax(nodes=5000)``
+   deepens until 5,000 nodes, not to depth 3);
+3. **a search's** :class:`Limits`: any of ``iterations``, ``nodes``, ``seconds`` and
+   ``infinite`` replaces the player's budget as a whole (as a ``go movetime`` would);
+   ``depth`` and ``seed`` override only themselves.
+
+A budget that bounds nothing the searcher counts (``Limits(iterations=...)`` for expectimax,
+which counts no iterations) leaves the default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from catsearch._core.options import SEED, Option
+
+__all__ = ["Limits", "resolve", "check_limits", "MAX_COUNT", "BUDGET_LIMITS"]
+
+#: the largest iteration or node count a budget may ask for
+MAX_COUNT = 2**62
+#: the fields of :class:`Limits` that replace a player's budget as a whole
+BUDGET_LIMITS = ("iterations", "nodes", "seconds")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits for one search, overriding the player's own options.
+
+    The budget (``iterations``, ``nodes``, ``seconds``, ``infinite``): if any of it is given,
+    it replaces the player's own budget as a whole (``Limits(seconds=2)`` searches 2 seconds,
+    whatever iteration count the player was built with), as a ``go movetime`` would; if none
+    is, the player's own budget applies. ``depth`` and ``seed`` override where not ``None``.
+    See :mod:`catsearch.search.limits` for the whole rule.
+
+    :ivar iterations: MCTS iterations (at least 1).
+    :ivar nodes: nodes to create or visit (at least 1).
+    :ivar depth: depth (expectimax plies; the deepest tree node below the root in MCTS).
+    :ivar seconds: wall time (> 0).
+    :ivar infinite: search until :meth:`Player.stop` is called (no other budget).
+    :ivar seed: the seed of this search (0 to 2**64 - 1).
+    """
+
+    iterations: int | None = None
+    nodes: int | None = None
+    depth: int | None = None
+    seconds: float | None = None
+    infinite: bool = False
+    seed: int | None = None
+
+
+def _limit_options(depth_max: int) -> dict[str, Option]:
+    from catsearch.search.options import DEPTH, ITERATIONS, NODES, SECONDS
+    return {
+        "iterations": dataclasses.replace(ITERATIONS, name="Limits.iterations", low=1),
+        "nodes": dataclasses.replace(NODES, name="Limits.nodes"),
+        "seconds": dataclasses.replace(SECONDS, name="Limits.seconds"),
+        "depth": dataclasses.replace(DEPTH, name="Limits.depth", high=depth_max),
+        "seed": dataclasses.replace(SEED, name="Limits.seed"),
+    }
+
+
+def check_limits(limits: Limits | None, depth_max: int = 2**31 - 1) -> Limits:
+    """``limits`` (``None``: no limits) with every field checked.
+
+    :raises TypeError: not a :class:`Limits`, or a field of the wrong type.
+    :raises OptionError: a field out of range (the message names it and the range).
+    """
+    if limits is None:
+        return Limits()
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits must be a catsearch.search.Limits or None, "
+                        f"not {type(limits).__name__}")
+    values = {}
+    for name, opt in _limit_options(depth_max).items():
+        values[name] = opt.check(getattr(limits, name))
+    if not isinstance(limits.infinite, bool):
+        raise TypeError(f"Limits.infinite must be True or False, not {limits.infinite!r}")
+    return Limits(infinite=limits.infinite, **values)
+
+
+def resolve(limits: Limits | None, own: Limits, default: Limits, *,
+            counts: tuple[str, ...], depth_max: int = 2**31 - 1) -> Limits:
+    """The budget of one search (see the module docstring for the rule), as the
+    :class:`Limits` the search runs under (``None``: that bound is not set).
+
+    :param limits: the search's limits (checked here; ``None``: none).
+    :param own: the player's own budget options (those given), as limits.
+    :param default: the player's budget when nothing bounds the search.
+    :param counts: the fields that bound this searcher (``("iterations", "nodes",
+        "seconds")`` for MCTS, ``("depth", "nodes", "seconds")`` for expectimax).
+    :param depth_max: the deepest ``Limits.depth`` allowed.
+    :returns: the budget, with ``seed`` the limits' seed (``None``: the player's own).
+    :raises TypeError: a field of the limits of the wrong type.
+    :raises OptionError: a field of the limits out of range.
+    """
+    lim = check_limits(limits, depth_max)
+    if lim.infinite:
+        budget = Limits(infinite=True)
+    elif any(getattr(lim, k) is not None for k in BUDGET_LIMITS):
+        budget = Limits(**{k: getattr(lim, k) for k in BUDGET_LIMITS})
+    else:
+        budget = own
+    if lim.depth is not None:
+        budget = dataclasses.replace(budget, depth=lim.depth)
+    if not budget.infinite and all(getattr(budget, k) is None for k in counts):
+        budget = default if lim.depth is None else dataclasses.replace(default, depth=lim.depth)
+    return dataclasses.replace(budget, seed=lim.seed)

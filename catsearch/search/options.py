@@ -1,0 +1,146 @@
+"""The options of every searcher, declared once: kind, default and range.
+
+Each player class declares ``OPTIONS``, a tuple of :class:`~catsearch._core.options.Option`
+built here, and ``ALIASES``. Its constructor and :func:`catsearch.make_player` (through
+:class:`~catsearch.search.spec.PlayerSpec`) check them with the same declarations
+(:func:`configure`): a value of the wrong type is a ``TypeError``, one out of range an
+:class:`~catsearch._core.options.OptionError` (a ``ValueError``), each naming the option, the
+value and the valid range. :func:`spec_text` writes a player's options back as a spec.
+
+The budget options (``iterations``, ``nodes``, ``seconds``, ``depth``) are shared by the
+searchers and by the checks of :class:`~catsearch.search.limits.Limits`; the seed is the one
+seed type of :data:`catsearch._core.options.SEED`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from catsearch._core.options import SEED, Option, OptionError, check_options
+from catsearch.search.expectimax_core import MAX_DEPTH as EXPECTIMAX_MAX_DEPTH
+from catsearch.search.limits import MAX_COUNT
+from catsearch.search.tree import EXPLORATION, MAX_NODES, MAX_NODES_LIMIT, PRIOR
+
+__all__ = [
+    "MAX_WORKERS", "DEFAULT_ITERATIONS", "ITERATIONS", "NODES", "SECONDS", "DEPTH", "SEED",
+    "MCTS_OPTIONS", "ISMCTS_OPTIONS", "PIMC_OPTIONS", "MCTS_ALIASES", "PIMC_ALIASES",
+    "EXPECTIMAX_OPTIONS", "EXPECTIMAX_ALIASES",
+    "configure", "spec_text", "Positive",
+]
+
+#: the most workers (threads or processes) one search may use (the engine's Threads maximum)
+MAX_WORKERS = 256
+#: a C int's largest value (counts the cores keep in C ints)
+C_INT_MAX = 2**31 - 1
+#: ISMCTS's and PIMC's budget when none is given: iterations per search
+DEFAULT_ITERATIONS = 10_000
+
+
+@dataclass(frozen=True)
+class Positive(Option):
+    """An option holding a finite number > 0 (a time): its range excludes its low end, 0."""
+
+    low: float | None = 0.0
+
+    def describe(self) -> str:
+        return "a finite number > 0" + (" or None" if self.none_ok else "")
+
+    def check(self, value: Any, owner: str = "") -> Any:
+        value = super().check(value, owner)
+        if value is not None and value <= 0:
+            raise self._range_error(value, owner)
+        return value
+
+
+# -- the budget (shared by every searcher and by the checks of Limits) -------------------------
+
+ITERATIONS = Option("iterations", int, None, 0, MAX_COUNT, none_ok=True,
+                    doc="iterations per search (0: no iteration limit)")
+NODES = Option("nodes", int, None, 1, MAX_COUNT, none_ok=True, doc="nodes per search")
+SECONDS = Positive("seconds", float, None, none_ok=True, doc="seconds per search")
+DEPTH = Option("depth", int, None, 1, C_INT_MAX, none_ok=True, doc="the deepest depth")
+
+# -- ISMCTS and determinized MCTS (PIMC) -----------------------------------------------------
+
+#: what both MCTS searchers take, in the order their specs are written
+MCTS_OPTIONS: tuple[Option, ...] = (
+    ITERATIONS,
+    SECONDS,
+    Option("exploration", float, EXPLORATION, 0.0, None, doc="the exploration constant c"),
+    Option("final", ("visits", "mean"), "visits", doc="how the move is picked"),
+    Option("playout", ("random", "heuristic"), "random", doc="the playout policy"),
+    Option("prior", float, PRIOR, 0.0, 1.0, doc="the weight of the heuristic's move (PUCT)"),
+    Option("cutoff", int, 0, 0, C_INT_MAX, doc="playout moves before the evaluation (0: none)"),
+    SEED,
+    Option("reuse", bool, False, doc="keep the tree from one search to the next"),
+    Option("workers", int, 1, 1, MAX_WORKERS, doc="threads or processes"),
+    Option("parallel", ("threads", "processes"), "threads", doc="what the workers are"),
+    Option("max_nodes", int, MAX_NODES, 1, MAX_NODES_LIMIT, doc="the node budget of a tree"),
+    Positive("info_interval", float, 0.25, doc="seconds between info calls"),
+)
+ISMCTS_OPTIONS = MCTS_OPTIONS + (
+    Option("mode", ("auto", "so", "mo"), "auto", doc="one tree (so) or one per seat (mo)"),
+)
+PIMC_OPTIONS = MCTS_OPTIONS + (
+    Option("determinizations", int, 16, 1, 1 << 20, doc="determinizations (one tree each)"),
+    Option("combine", ("vote", "average"), "vote", doc="how the trees are combined"),
+)
+MCTS_ALIASES = {"c": "exploration", "iters": "iterations", "time": "seconds",
+                "threads": "workers"}
+PIMC_ALIASES = dict(MCTS_ALIASES, dets="determinizations")
+
+
+# -- expectimax ------------------------------------------------------------------------------
+
+EXPECTIMAX_OPTIONS: tuple[Option, ...] = (
+    dataclasses.replace(DEPTH, high=EXPECTIMAX_MAX_DEPTH, doc="the deepest iteration"),
+    NODES,
+    SECONDS,
+    Option("mode", ("auto", "maxn", "paranoid"), "auto", doc="how decisions are valued"),
+    Option("pruning", ("none", "star1", "star2"), "star2", doc="pruning of scalar search"),
+    Option("max_chance", int, 24, 0, 1 << 20, doc="the most outcomes of a chance node"),
+    Option("chance", ("top", "sample"), "top", doc="which outcomes a wide node keeps"),
+    Option("tt_size", int, 1 << 18, 1, 1 << 30, doc="transposition table entries"),
+    Option("playouts", int, 0, 0, 1 << 20, doc="playouts per cut-off node (0: evaluation)"),
+    SEED,
+)
+EXPECTIMAX_ALIASES = {"d": "depth", "time": "seconds", "prune": "pruning",
+                      "width": "max_chance"}
+
+
+# -- checking and writing back ---------------------------------------------------------------
+
+def configure(player: Any, given: Mapping[str, Any]) -> dict[str, Any]:
+    """Check ``given`` (keyword arguments, by name or alias) against the player class's
+    declared ``OPTIONS``; set every option, defaults filled in, as an attribute of ``player``
+    and return the values (also kept as ``player._values`` for :func:`spec_text`).
+
+    :raises TypeError: a value of the wrong type.
+    :raises OptionError: an unknown option or a value out of range.
+    """
+    cls = type(player)
+    values = check_options(cls.OPTIONS, given, cls.name, aliases=getattr(cls, "ALIASES", {}))
+    for name, value in values.items():
+        setattr(player, name, value)
+    player._values = values
+    return values
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def spec_text(name: str, declared: tuple[Option, ...], values: Mapping[str, Any]) -> str:
+    """The spec of a player named ``name`` with these option ``values``: the options that
+    differ from their defaults, in the declared order (parses back to the same player)."""
+    parts = [f"{o.name}={_text(values[o.name])}" for o in declared
+             if o.name in values and values[o.name] != o.default]
+    return name + (":" + ",".join(parts) if parts else "")
+
+
+def refuse(owner: str, message: str, option: str | None = None, value: Any = None) -> None:
+    """Raise an :class:`OptionError` of ``owner`` (a check across options)."""
+    raise OptionError(f"{owner}: {message}", owner=owner, option=option, value=value)

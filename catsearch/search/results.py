@@ -1,0 +1,114 @@
+"""What the MCTS searchers answer: merging the workers' root statistics and picking the move.
+
+A worker reports a *snapshot* (:func:`snapshot`): the root children of its tree(s), its summed
+root value, iterations, nodes and depth. :func:`merge` turns the snapshots of all workers into
+a :class:`~catsearch.search.players.SearchResult`, with the move chosen by the searcher's
+``decide`` (:func:`decide_summed` for ISMCTS, :func:`decide_voted` for PIMC), both built on
+the ``final`` rule of :func:`pick`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from catsearch.search.players import MoveStats, SearchResult
+
+__all__ = ["pick", "split", "snapshot", "merge", "decide_summed", "decide_voted"]
+
+#: move -> (visits, reward sum)
+Stats = dict[int, tuple[int, float]]
+#: (trees, legal moves) -> (move, the summed stats of every legal move)
+Decide = Callable[[list[list[tuple]], list[int]], tuple[int, Stats]]
+
+
+def pick(stats: Stats, final: str) -> int:
+    """The move of ``stats`` (move -> (visits, reward sum)) by the ``final`` rule.
+
+    ``visits``: most visits, then best mean, then the lowest move. ``mean``: best mean among
+    the moves visited at least a tenth as often as the most visited one (a move tried once
+    cannot win by luck), then most visits, then the lowest move.
+    """
+    def mean(m):
+        v, r = stats[m]
+        return r / v if v else -1.0
+
+    if final == "visits":
+        return min(stats, key=lambda m: (-stats[m][0], -mean(m), m))
+    top = max(v for v, _ in stats.values())
+    pool = [m for m in stats if stats[m][0] >= max(1, top / 10)] or list(stats)
+    return min(pool, key=lambda m: (-mean(m), -stats[m][0], m))
+
+
+def split(total: int, parts: int) -> list[int]:
+    """``total`` (``-1``: unlimited) shared as evenly as possible among ``parts``."""
+    if total < 0:
+        return [-1] * parts
+    base, extra = divmod(total, parts)
+    return [base + (1 if i < extra else 0) for i in range(parts)]
+
+
+def snapshot(core, trees: list[list[tuple]]) -> dict:
+    """One worker's report: its root ``trees`` (``[(move, visits, reward, avail)]`` each),
+    summed root value, iterations, nodes and depth."""
+    return {"trees": trees, "value": core.root_value(), "iterations": core.total_iterations,
+            "nodes": core.nodes, "depth": core.depth}
+
+
+def _summed(trees: Iterable[list[tuple]], legal: list[int],
+            keep: Callable[[int], bool] = lambda v: True) -> dict[int, list]:
+    total: dict[int, list] = {m: [0, 0.0] for m in legal}
+    for tree in trees:
+        for m, v, r, _avail in tree:
+            if m in total and keep(v):
+                total[m][0] += v
+                total[m][1] += r
+    return total
+
+
+def _visited(stats: Stats) -> Stats:
+    return {m: s for m, s in stats.items() if s[0] > 0} or stats
+
+
+def decide_summed(final: str) -> Decide:
+    """ISMCTS: the trees' root statistics summed (over workers), then the ``final`` rule."""
+    def decide(trees, legal):
+        stats = {m: (v, r) for m, (v, r) in _summed(trees, legal).items()}
+        return pick(_visited(stats), final), stats
+    return decide
+
+
+def decide_voted(final: str, combine: str) -> Decide:
+    """PIMC: ``vote`` (each tree votes for its move by the ``final`` rule; most votes wins,
+    ties by total visits) or ``average`` (the summed statistics, then the ``final`` rule)."""
+    def decide(trees, legal):
+        votes = {m: 0 for m in legal}
+        for tree in trees:
+            mine = {m: (v, r) for m, v, r, _a in tree if m in votes and v > 0}
+            if mine:
+                votes[pick(mine, final)] += 1
+        stats = {m: (v, r) for m, (v, r) in _summed(trees, legal, lambda v: v > 0).items()}
+        visited = _visited(stats)
+        if combine == "average":
+            return pick(visited, final), stats
+        return min(visited, key=lambda m: (-votes[m], -stats[m][0], m)), stats
+    return decide
+
+
+def merge(snaps: list[dict], legal: list[int], players: int, seconds: float,
+          decide: Decide) -> SearchResult:
+    """The :class:`SearchResult` of the workers' snapshots ``snaps``."""
+    trees = [t for snap in snaps for t in snap["trees"]]
+    move, stats = decide(trees, legal)
+    iterations = sum(snap["iterations"] for snap in snaps)
+    value = [0.0] * players
+    for snap in snaps:
+        for p in range(players):
+            value[p] += snap["value"][p]
+    value = [v / iterations if iterations else 1.0 / players for v in value]
+    return SearchResult(
+        move=move, value=tuple(value),
+        stats={m: MoveStats(visits=v, mean=r / v if v else 0.0)
+               for m, (v, r) in sorted(stats.items())},
+        iterations=iterations, seconds=seconds,
+        nodes=sum(snap["nodes"] for snap in snaps),
+        depth=max((snap["depth"] for snap in snaps), default=0))
