@@ -113,16 +113,24 @@ EXPECTIMAX_ALIASES = {"d": "depth", "time": "seconds", "prune": "pruning",
 
 # -- checking and writing back ---------------------------------------------------------------
 
+def declaring_class(cls: type) -> type:
+    """The nearest class of ``cls``'s that declares ``OPTIONS`` as a tuple of Options: what
+    its constructor checks (a plugin's subclass may still declare a ``{name: type}`` dict for
+    its spec and pass only its base's options up)."""
+    return next(k for k in cls.__mro__ if isinstance(k.__dict__.get("OPTIONS"), tuple))
+
+
 def configure(player: Any, given: Mapping[str, Any]) -> dict[str, Any]:
     """Check ``given`` (keyword arguments, by name or alias) against the player class's
-    declared ``OPTIONS``; set every option, defaults filled in, as an attribute of ``player``
+    declared ``OPTIONS`` (a tuple of :class:`Option`); set every option, defaults filled in, as an attribute of ``player``
     and return the values (also kept as ``player._values`` for :func:`spec_text`).
 
     :raises TypeError: a value of the wrong type.
     :raises OptionError: an unknown option or a value out of range.
     """
     cls = type(player)
-    values = check_options(cls.OPTIONS, given, cls.name, aliases=getattr(cls, "ALIASES", {}))
+    base = declaring_class(cls)
+    values = check_options(base.OPTIONS, given, cls.name, aliases=getattr(base, "ALIASES", {}))
     for name, value in values.items():
         setattr(player, name, value)
     player._values = values

@@ -18,7 +18,7 @@ from typing import Any, Callable
 from catsearch._core.options import SEED, Option
 from catsearch._core.state import State
 from catsearch.search.limits import Limits
-from catsearch.search.options import configure, spec_text
+from catsearch.search.options import configure, declaring_class, spec_text
 from catsearch.search.spec import PlayerSpec, player_names, register_player
 
 __all__ = [
@@ -126,9 +126,9 @@ class Player(abc.ABC):
         """A ``make_player`` spec that builds an equivalent player (its options that differ
         from their defaults, in the declared order)."""
         values = getattr(self, "_values", None)
-        if values is None or isinstance(self.OPTIONS, dict):
+        if values is None:
             return self.name
-        return spec_text(self.name, self.OPTIONS, values)
+        return spec_text(self.name, declaring_class(type(self)).OPTIONS, values)
 
     def __repr__(self) -> str:
         return f"make_player({self.spec!r})"
