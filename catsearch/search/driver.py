@@ -132,8 +132,11 @@ class Driver:
                            for w in range(n)]
                 for t in threads:
                     t.start()
-                while any(t.is_alive() for t in threads):
-                    next(t for t in threads if t.is_alive()).join(chunk)
+                while True:
+                    alive = [t for t in threads if t.is_alive()]
+                    if not alive:
+                        break
+                    alive[0].join(chunk)
                     ready = [s for s in snaps if s is not None]
                     if on_info is not None and ready and any(t.is_alive() for t in threads):
                         on_info(ready)
