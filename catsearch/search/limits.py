@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+
 from catsearch._core.options import SEED, Option
 
 __all__ = ["Limits", "resolve", "check_limits", "MAX_COUNT", "BUDGET_LIMITS"]

@@ -388,3 +388,24 @@ def test_beats_random(game_id):
     assert score >= bar and low > 0.5, (
         f"{game_id}: {spec} scored {score:.3f} against random over {2 * groups} games "
         f"(95% interval {low:.3f}-{high:.3f}); the bar is {bar}")
+
+
+def test_the_constructor_checks_like_make_player():
+    with pytest.raises(TypeError, match="depth"):
+        Expectimax(depth=2.5)
+    with pytest.raises(ValueError, match="depth=65 is out of range: expected a whole number "
+                                         "from 1 to 64"):
+        Expectimax(depth=65)
+    with pytest.raises(ValueError, match="seed=-1 is out of range"):
+        Expectimax(seed=-1)
+    with pytest.raises(ValueError, match="unknown option 'colour'"):
+        Expectimax(colour="red")
+    assert Expectimax(d=2, width=8).spec == "expectimax:depth=2,max_chance=8"
+
+
+def test_an_explicit_budget_replaces_the_default_depth():
+    """Expectimax(nodes=n) deepens as far as n nodes allow, not to the default depth 3."""
+    st = hc(2, 0, "bbW/obb", "b", "Oo,Pp", dict(o=2, O=1, p=1, P=1, b=5, W=1))
+    r = Expectimax(nodes=100_000, max_chance=0).search(st)
+    assert r.depth > DEFAULT_DEPTH
+    assert Expectimax(max_chance=0).search(st).depth == DEFAULT_DEPTH
