@@ -8,17 +8,15 @@ import pytest
 SLOW_MODULES = ("test_strength",)
 
 #: Single slow tests in modules that are otherwise fast (node id prefixes, from the rootdir),
-#: each with its time in the full run (2 cores, shared): strength checks, like the above.
+#: with their times in a full run on 2 shared cores. (Tests in arena/ and engine/ carry
+#: their own ``slow`` marks.)
 SLOW_TESTS: tuple[str, ...] = (
     "tests/search/test_expectimax.py::test_beats_random",        # 108 s for the 4 games
-    # long searches on The Cat's and Cat Earth's long games; the other games' and the 2-player
-    # cases stay in the fast tier
+    # long searches on The Cat's long game; the other games and 2 players stay fast
     "tests/search/test_expectimax.py::test_star1_and_star2_agree_with_plain_expectimax"
     "[the-cat-3p]",                                              # 13-17 s
     "tests/search/test_expectimax.py::test_star1_and_star2_agree_with_plain_expectimax"
     "[the-cat-4p]",                                              # 8-13 s
-    "tests/search/test_obvious_moves.py::test_the_move_that_decides_the_game"
-    "[cat-earth-ismcts:iterations=1500,seed={s}]",               # 9-12 s
 )
 
 
