@@ -25,6 +25,7 @@ import multiprocessing
 import multiprocessing.connection
 import threading
 import time
+import weakref
 from collections.abc import Callable
 
 from catsearch._core.options import mix64
@@ -71,7 +72,9 @@ class Driver:
     """Runs the searches of one player (see the module docstring)."""
 
     def __init__(self, player) -> None:
-        self.player = player
+        # a weak reference: the player owns its driver, and is freed as soon as it is dropped
+        # (its trees with it), not at the next garbage collection
+        self.player = weakref.proxy(player)
         self.pool: ProcessPool | None = None
         self._lock = threading.Lock()
         self._stopping = False

@@ -435,3 +435,15 @@ def test_a_node_limit_alone_ends_when_the_tree_is_complete(spec, players):
 def test_a_node_limit_alone_still_reaches_its_nodes(opening):
     r = ISMCTS(seed=1).search(opening, limits=Limits(nodes=3000))
     assert 3000 <= r.nodes <= 3000 + opening.players + 20
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=50,seed=1", "pimc:iterations=50,seed=1",
+                                  "expectimax:depth=1"])
+def test_a_dropped_searcher_is_freed_at_once(spec, opening):
+    """No reference cycle keeps a searcher (and its trees) alive until a garbage collection."""
+    import weakref
+    p = make_player(spec)
+    p.search(opening)
+    ref = weakref.ref(p)
+    del p
+    assert ref() is None
