@@ -29,17 +29,20 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 from libc.math cimport exp
 
-from catsearch._core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8, fill_keys
-from catsearch._core.state cimport State, Header, NO_SEAT, MAX_PLAYERS, header
+from catsearch._core.rng cimport Rng, rng_below, rng_shuffle_u8, fill_keys
+from catsearch._core.state cimport State, Header, NO_SEAT, start_deal, as_view, as_full
+from catsearch._core.zobrist cimport set_turn, turn_key
+from catsearch._core.cards cimport pool_from_counts, chance_from_counts
 
-from catsearch._core.notation import Fields, rng_text
-from catsearch._core.state import fresh_seed
+import operator
+
+from catsearch._core.game import GameSpec, register
+from catsearch._core.options import Option
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 MOODS = "123456789abcd"
 CARD_CHARS = MOODS + "?"
 TARGETS = (20, 12)
-OPTIONS = ("target",)
 KNOWN_CHARS = "-o*"     # a pile card known to nobody, to its owner only, to everyone
 
 cdef enum:
@@ -73,13 +76,12 @@ fill_keys(&Z_RTICK[0], 201, 0x5443_0009)
 fill_keys(&Z_ROUND[0], 51, 0x5443_000A)
 fill_keys(&Z_PHASE[0], 16, 0x5443_000B)
 fill_keys(&Z_TARGET12[0], 1, 0x5443_000C)
+# Z_TURN by seat, as zobrist.turn_key reads it (nobody last)
+cdef uint64_t Z_TURN_AT[5]
+Z_TURN_AT[:] = [Z_TURN[1], Z_TURN[2], Z_TURN[3], Z_TURN[4], Z_TURN[0]]
 
 
 # -- small mutators that keep the hash in step -------------------------------------------
-
-cdef inline void set_turn(TCData* d, int p) noexcept nogil:
-    d.h.hash ^= Z_TURN[d.h.current + 1] ^ Z_TURN[p + 1]
-    d.h.current = p
 
 cdef inline void set_pending(TCData* d, int p, int m) noexcept nogil:
     d.h.hash ^= Z_PEND[p][d.pending[p] + 1] ^ Z_PEND[p][m + 1]
@@ -129,7 +131,7 @@ cdef uint64_t full_hash(TCData* d) noexcept nogil:
                 z ^= Z_KNOWN[p][k][i][d.known[p][k][i]]
     for j in range(4):
         z ^= Z_CENTRE[j][d.centre[j]]
-    z ^= Z_TURN[d.h.current + 1]
+    z ^= turn_key(Z_TURN_AT, d.h.current)
     z ^= Z_PRIO[d.tick % n]
     z ^= Z_RTICK[d.rtick]
     z ^= Z_ROUND[d.rnd]
@@ -269,7 +271,7 @@ cdef void end_round(TCData* d, int caller) noexcept nogil:
     if d.h.view_seat >= 0 and scoring_slot(d) >= 0:
         # a view cannot score piles it has not seen: chance reveals them first
         set_phase(d, 2, caller)
-        set_turn(d, NO_SEAT)
+        set_turn(&d.h, Z_TURN_AT, NO_SEAT)
         return
     finish_round(d, caller)
 
@@ -318,7 +320,7 @@ cdef void resolve(TCData* d) noexcept nogil:
     elif d.rtick >= TC_ROUND_TICKS:
         end_round(d, -1)
     else:
-        set_turn(d, 0)
+        set_turn(&d.h, Z_TURN_AT, 0)
 
 
 cdef int unseen_counts(TCData* d, int seat, int* counts) noexcept nogil:
@@ -379,22 +381,37 @@ cdef int best_swap(TCData* d, int p, int k, int* gain, int* move) noexcept nogil
     return top
 
 
+def _target(value):
+    """The ``target`` option: 20 or 12."""
+    if isinstance(value, str):
+        value = int(value) if value.isascii() and value.isdigit() else value
+    if isinstance(value, bool) or isinstance(value, str):
+        raise TypeError("target is a whole number: 20 (the default) or 12")
+    value = operator.index(value)
+    if value not in TARGETS:
+        raise ValueError("target is 20 (the default) or 12")
+    return value
+
+
+SPEC = GameSpec(
+    id="the-cat", name="The Cat", moves=TC_MOVES,
+    notation=("players", "target", "round", "tick", "rtick", "scores", "turn", "chosen",
+              "held", "centre", "piles", "known", "rng", "phase?", "view?"),
+    options=(Option("target", int, 20, convert=_target,
+                    doc="the points that end the game: 20 (the default) or 12"),),
+    view_hides_rng=True)
+
+
 cdef class TheCat(State):
     """A state of The Cat (see the module docstring for cards, moves and ticks)."""
 
-    game_id = "the-cat"
+    spec = SPEC
 
     def __cinit__(self):
         self._data = &self.d
         self._size = sizeof(TCData)
 
-    cdef State new_empty_c(self):
-        return TheCat.__new__(TheCat)
-
     # -- the hot contract ---------------------------------------------------------------
-    cdef int num_distinct_moves_c(self) noexcept nogil:
-        return TC_MOVES
-
     cdef int legal_moves_c(self, int* out) noexcept nogil:
         cdef TCData* d = &self.d
         if d.h.current < 0:
@@ -408,33 +425,22 @@ cdef class TheCat(State):
         set_pending(d, p, m)
         d.h.ply += 1
         if p + 1 < d.h.players:
-            set_turn(d, p + 1)
+            set_turn(&d.h, Z_TURN_AT, p + 1)
             return
         if d.h.view_seat >= 0:
             for q in range(d.h.players):
                 if d.pending[q] == TC_PEND_UNK:
                     # a view cannot resolve choices it does not know: chance reveals them
                     set_phase(d, 1, -1)
-                    set_turn(d, NO_SEAT)
+                    set_turn(&d.h, Z_TURN_AT, NO_SEAT)
                     return
         resolve(d)
 
-    cdef void returns_c(self, double* out) noexcept nogil:
-        cdef TCData* d = &self.d
-        cdef int p, best = -1, k = 0
-        for p in range(d.h.players):
-            out[p] = 0.0
-        if not d.h.terminal:
-            return
-        for p in range(d.h.players):
-            if d.score[p] > best:
-                best = d.score[p]
-                k = 1
-            elif d.score[p] == best:
-                k += 1
-        for p in range(d.h.players):
-            if d.score[p] == best:
-                out[p] = 1.0 / k
+    cdef void scores_c(self, double* out) noexcept nogil:
+        """Points per seat."""
+        cdef int p
+        for p in range(self.d.h.players):
+            out[p] = self.d.score[p]
 
     cdef uint64_t compute_hash_c(self) noexcept nogil:
         return full_hash(&self.d)
@@ -444,10 +450,7 @@ cdef class TheCat(State):
         cdef int players = d.h.players
         cdef int target = d.target
         memset(d, 0, sizeof(TCData))
-        d.h.players = players
-        d.h.view_seat = NO_SEAT
-        d.h.rng_known = 1
-        rng_seed(&d.h.rng, seed)
+        start_deal(&d.h, players, seed)
         d.target = target
         d.nmoods = 9 if players == 2 else 13
         d.npiles = 3 if players == 4 else 4
@@ -483,10 +486,7 @@ cdef class TheCat(State):
                         nplaces += 1
                     else:
                         counts[c] -= 1
-        for t in range(13):
-            for i in range(counts[t]):
-                pool[np] = <unsigned char>t
-                np += 1
+        np = pool_from_counts(counts, 13, pool)
         rng_shuffle_u8(rng, pool, np)
         for i in range(nplaces):
             places[i][0] = pool[i]
@@ -495,9 +495,7 @@ cdef class TheCat(State):
             if p != seat and d.pending[p] != TC_NOT_CHOSEN:
                 na = legal_for(d, p, acts)
                 d.pending[p] = <signed char>acts[rng_below(rng, na)]
-        d.h.view_seat = NO_SEAT
-        d.h.rng_known = 1
-        d.h.rng.s = rng_next(rng)
+        as_full(&d.h, rng)
         d.h.hash = full_hash(d)
         if d.phase == 1:
             set_phase(d, 0, -1)
@@ -516,9 +514,7 @@ cdef class TheCat(State):
                         d.pile[p][k][i] = TC_UNK
             if p != seat and d.pending[p] != TC_NOT_CHOSEN:
                 d.pending[p] = TC_PEND_UNK
-        d.h.view_seat = seat
-        d.h.rng_known = 0
-        d.h.rng.s = 0
+        as_view(&d.h, seat)
         d.h.hash = full_hash(d)
 
     cdef int observe_move_c(self, int move, int seat) noexcept nogil:
@@ -653,7 +649,7 @@ cdef class TheCat(State):
         cdef TCData* d = &self.d
         cdef int acts[TC_MOVES]
         cdef int counts[13]
-        cdef int p, na, i, t, total, k = 0
+        cdef int p, na, i
         if d.h.terminal or d.h.view_seat < 0:
             return 0
         if d.phase == 1:
@@ -667,15 +663,8 @@ cdef class TheCat(State):
             return 0
         if (scoring_slot(d) if d.phase == 2 else reveal_slot(d)) < 0:
             return 0
-        total = unseen_counts(d, -1, counts)
-        if total <= 0:
-            return 0
-        for t in range(13):
-            if counts[t] > 0:
-                outcomes[k] = t
-                weights[k] = counts[t] / <double>total
-                k += 1
-        return k
+        unseen_counts(d, -1, counts)
+        return chance_from_counts(counts, 13, outcomes, weights)
 
     cdef void apply_chance_c(self, int outcome) noexcept nogil:
         cdef TCData* d = &self.d
@@ -706,33 +695,9 @@ cdef class TheCat(State):
         elif slot >= 0:
             set_pile(d, slot >> 4, (slot >> 2) & 3, slot & 3, outcome)
 
-    # -- Python API: construction -------------------------------------------------------
-    @staticmethod
-    def new(int players=3, seed=None, **options):
-        """A new game, shuffled and dealt from ``seed`` (random when ``None``).
-
-        :param options: ``target``: the points that end the game, 20 (the default) or 12.
-        """
-        for key in options:
-            if key not in OPTIONS:
-                raise ValueError(f"unknown option {key!r} for the-cat; the options are: "
-                                 f"target (20 or 12)")
-        target = options.get("target", 20)
-        if isinstance(target, bool) or target not in TARGETS:
-            raise ValueError(f"option target={target!r} is not allowed for the-cat; "
-                             f"target is 20 (the default) or 12")
-        if not 2 <= players <= 4:
-            raise ValueError(f"the-cat is for 2 to 4 players, not {players}")
-        cdef TheCat st = TheCat.__new__(TheCat)
-        st.d.h.players = players
-        st.d.target = target
-        st.reset_c(fresh_seed() if seed is None else seed)
-        return st
-
-    @staticmethod
-    def from_text(str text):
-        """Read the full notation or a seat's view (see :meth:`to_text`)."""
-        return _parse(text)
+    def _set_options(self, dict options):
+        """``target``: the points that end the game, 20 (the default) or 12."""
+        self.d.target = options["target"]
 
     # -- Python API: what the table shows -----------------------------------------------
     @property
@@ -781,8 +746,7 @@ cdef class TheCat(State):
         return out
 
     def _check_pile(self, seat, k):
-        if not 0 <= seat < self.d.h.players:
-            raise ValueError(f"seat {seat} does not exist; seats are 0..{self.d.h.players - 1}")
+        self._check_seat(seat, False)
         if not 0 <= k < self.d.npiles:
             raise ValueError(f"pile {k} does not exist; piles are 0..{self.d.npiles - 1}")
 
@@ -799,8 +763,8 @@ cdef class TheCat(State):
                 f"pile with centre card j (i, j from 0 to 3, e.g. swap13)")
         return m
 
-    def to_text(self) -> str:
-        """The full notation (or a view's, with ``?`` for unknown cards), one line::
+    def _write(self) -> dict:
+        """The notation (see :meth:`to_text`), one line::
 
             players=2 target=20 round=1 tick=0 rtick=0 scores=0,0 turn=0 chosen=-,- held=-,-
             centre=1234 piles=1592,.../... known=----,.../... rng=...
@@ -813,41 +777,28 @@ cdef class TheCat(State):
         slots 0-3; ``piles``: per seat (``/``) its piles (``,``), four cards each, position 0
         first; ``known``: the same shape, per card ``-`` (nobody knows it), ``o`` (its owner),
         ``*`` (everyone); ``rng``: the state's generator (``?`` in a view); ``phase``: only in
-        a view that waits for chance (``resolve``, or ``score:<caller>``); ``view``: in a view,
-        whose it is.
+        a view that waits for chance (``resolve``, or ``score:<caller>``).
         """
         d = &self.d
         n = d.h.players
-        piles = "/".join(",".join(self.pile(p, k) for k in range(d.npiles)) for p in range(n))
-        known = "/".join(",".join("".join(_known_char(d.known[p][k][i], p, n) for i in range(4))
-                                  for k in range(d.npiles)) for p in range(n))
-        chosen = ",".join("-" if c is None else c for c in self.chosen())
-        fields = [
-            f"players={n}",
-            f"target={d.target}",
-            f"round={d.rnd}",
-            f"tick={d.tick}",
-            f"rtick={d.rtick}",
-            "scores=" + ",".join(str(d.score[p]) for p in range(n)),
-            f"turn={'-' if d.h.current < 0 else d.h.current}",
-            f"chosen={chosen}",
-            "held=" + ",".join("-" if d.held[p] < 0 else str(d.held[p]) for p in range(n)),
-            f"centre={self.centre}",
-            f"piles={piles}",
-            f"known={known}",
-            f"rng={rng_text(d.h.rng_known, d.h.rng.s)}",
-        ]
-        if d.phase == 1:
-            fields.append("phase=resolve")
-        elif d.phase == 2:
-            fields.append(f"phase=score:{'-' if d.caller < 0 else d.caller}")
-        if d.h.view_seat >= 0:
-            fields.append(f"view={d.h.view_seat}")
-        return " ".join(fields)
-
-    def scores(self) -> list:
-        """Points per seat."""
-        return [self.d.score[p] for p in range(self.d.h.players)]
+        return {
+            "target": d.target,
+            "round": d.rnd,
+            "tick": d.tick,
+            "rtick": d.rtick,
+            "scores": ",".join(str(d.score[p]) for p in range(n)),
+            "turn": "-" if d.h.current < 0 else d.h.current,
+            "chosen": ",".join("-" if c is None else c for c in self.chosen()),
+            "held": ",".join("-" if d.held[p] < 0 else str(d.held[p]) for p in range(n)),
+            "centre": self.centre,
+            "piles": "/".join(",".join(self.pile(p, k) for k in range(d.npiles))
+                              for p in range(n)),
+            "known": "/".join(",".join("".join(_known_char(d.known[p][k][i], p, n)
+                                               for i in range(4)) for k in range(d.npiles))
+                              for p in range(n)),
+            "phase": ("resolve" if d.phase == 1 else
+                      f"score:{'-' if d.caller < 0 else d.caller}" if d.phase == 2 else None),
+        }
 
     def cards(self) -> dict:
         """Every card slot: ``centre.<j>`` and ``pile<seat>.<k>.<i>`` (one card each)."""
@@ -907,11 +858,11 @@ cdef class TheCat(State):
                 f"{'hidden choices' if self.d.phase == 1 else 'cards for scoring'} "
                 f"(see chance_outcomes) in {self.to_text()!r}")
 
-    def _check_seat(self, seat):
-        State._check_seat(self, seat)
-        if self.d.h.view_seat >= 0 and seat != self.d.h.view_seat:
-            raise ValueError(f"this state is seat {self.d.h.view_seat}'s view; it cannot stand "
-                             f"for seat {seat}'s knowledge")
+    def _read(self, f):
+        _read(self, f)
+
+
+register(TheCat)
 
 
 _MOVE_TEXT = (["wait", "stop"] + [f"pick{k}" for k in range(4)]
@@ -939,19 +890,15 @@ cdef str _known_char(int mask, int owner, int n):
     return "o"
 
 
-def _parse(str text):
-    f = Fields(text, ("players", "target", "round", "tick", "rtick", "scores", "turn", "chosen",
-                      "held", "centre", "piles", "known", "rng"), ("phase", "view"))
-    cdef TheCat st = TheCat.__new__(TheCat)
+def _read(TheCat st, f):
     cdef TCData* d = &st.d
-    cdef int n = f.int("players", 2, 4)
-    d.h.players = n
+    cdef int n = d.h.players
+    text = f.text
     d.nmoods = 9 if n == 2 else 13
     d.npiles = 3 if n == 4 else 4
     np = d.npiles
     allb = (1 << n) - 1
-    view = f.int("view", 0, n - 1) if "view" in f else NO_SEAT
-    d.h.view_seat = view
+    view = d.h.view_seat
     target = f.int("target", 1, 99)
     if target not in TARGETS:
         raise f.error(f["target"], f"{target} is not a target; the target is 20 or 12")
@@ -1064,12 +1011,6 @@ def _parse(str text):
                               f"{' '.join(_MOVE_TEXT[x] for x in legal)})", off, len(part))
             d.pending[p] = m
         off += len(part) + 1
-    r = f.rng()
-    if (r is None) != (view >= 0):
-        raise f.error(f["rng"], "a seat's view hides the generator (rng=?); a full state "
-                      "gives it as 16 hex digits")
-    d.h.rng_known = r is not None
-    d.h.rng.s = 0 if r is None else r
     # phase (views only)
     d.phase = 0
     d.caller = -1
@@ -1131,8 +1072,6 @@ def _parse(str text):
     if view < 0 and sum(counts) != 4 * d.nmoods:
         raise NotationError(f"the notation holds {sum(counts)} cards; with {n} players the "
                             f"game has {4 * d.nmoods}", text)
-    d.h.hash = full_hash(d)
-    return st
 
 
 cdef list _legal_list(TCData* d, int p):
