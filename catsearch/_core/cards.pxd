@@ -8,26 +8,10 @@ always built in type order (``pool_from_counts``), so the same generator deals t
 determinization.
 """
 from libc.stdint cimport uint64_t
+from libc.string cimport memset
 from catsearch._core.rng cimport Rng, rng_shuffle_u8
+from catsearch._core.state cimport Header, as_view
 from catsearch._core.zobrist cimport count_up, count_down
-
-
-cdef inline int fill_deck(unsigned char* deck, const unsigned char* comp, int ntypes) noexcept nogil:
-    """Write ``comp[t]`` cards of each type ``t`` in type order; return how many."""
-    cdef int t, i, n = 0
-    for t in range(ntypes):
-        for i in range(comp[t]):
-            deck[n] = <unsigned char>t
-            n += 1
-    return n
-
-
-cdef inline int shuffled_deck(unsigned char* deck, const unsigned char* comp, int ntypes,
-                              Rng* rng) noexcept nogil:
-    """``fill_deck`` and shuffle it with ``rng``; return how many cards."""
-    cdef int n = fill_deck(deck, comp, ntypes)
-    rng_shuffle_u8(rng, deck, n)
-    return n
 
 
 cdef inline int pool_from_counts(const int* cnt, int ntypes, unsigned char* pool) noexcept nogil:
@@ -39,6 +23,26 @@ cdef inline int pool_from_counts(const int* cnt, int ntypes, unsigned char* pool
             pool[n] = <unsigned char>t
             n += 1
     return n
+
+
+cdef inline int shuffled_pool(const int* cnt, int ntypes, unsigned char* pool,
+                              Rng* rng) noexcept nogil:
+    """``pool_from_counts``, shuffled with ``rng``: the unseen cards in the order a
+    determinization deals them; return how many."""
+    cdef int n = pool_from_counts(cnt, ntypes, pool)
+    rng_shuffle_u8(rng, pool, n)
+    return n
+
+
+cdef inline int shuffled_deck(unsigned char* deck, const unsigned char* comp, int ntypes,
+                              Rng* rng) noexcept nogil:
+    """A new deck: ``comp[t]`` cards of each type ``t`` (at most 32 types), in type order,
+    shuffled with ``rng``; return how many cards."""
+    cdef int cnt[32]
+    cdef int t
+    for t in range(ntypes):
+        cnt[t] = comp[t]
+    return shuffled_pool(cnt, ntypes, deck, rng)
 
 
 cdef inline int chance_from_counts(const int* cnt, int ntypes, int* outcomes,
@@ -61,9 +65,10 @@ cdef inline int chance_from_counts(const int* cnt, int ntypes, int* outcomes,
 
 cdef inline int redeal_hand(unsigned char* hand, unsigned char* size, int width, int unk,
                             bint own, const unsigned char* pool, int i, int n) noexcept nogil:
-    """Deal a hand of a determinization from ``pool[i:n]``: ``own`` (the determinizing seat's
-    hand) keeps its known cards and replaces its unknown ones (``hand[unk]``), another seat's
-    hand is replaced whole (``width`` counts cleared); return the new pool position."""
+    """Deal one hand of a determinization from ``pool[i:n]``: ``own`` (the determinizing
+    seat's hand) keeps its known cards and replaces its unknown ones (``hand[unk]``),
+    another hand is replaced whole (``width`` counts cleared); return the new pool
+    position."""
     cdef int j, t
     if own:
         j = hand[unk]
@@ -78,6 +83,17 @@ cdef inline int redeal_hand(unsigned char* hand, unsigned char* size, int width,
         size[0] += 1
         i += 1
         j -= 1
+    return i
+
+
+cdef inline int redeal_hands(unsigned char* hands, int stride, unsigned char* sizes, int players,
+                             int seat, int unk, const unsigned char* pool, int i,
+                             int n) noexcept nogil:
+    """Deal every seat's hand (rows of ``stride`` counts) with ``redeal_hand``; return the
+    new pool position."""
+    cdef int p
+    for p in range(players):
+        i = redeal_hand(hands + p * stride, sizes + p, stride, unk, p == seat, pool, i, n)
     return i
 
 
@@ -109,3 +125,21 @@ cdef inline void card_out(uint64_t* z, const uint64_t* keys, int stride, unsigne
         t = unk
     count_down(z, keys + t * stride, hand + t)
     size[0] -= 1
+
+
+cdef inline void hide_cards(Header* h, int seat, unsigned char* hands, int stride, int ntypes,
+                            int unk, unsigned char* deck, int ndeck) noexcept nogil:
+    """Make a state ``seat``'s view (``hide_c``) for a game of hands and a deck: every card in
+    another seat's hand (rows of ``stride`` counts per seat, ``ntypes`` known types, the
+    unknown count at ``unk``) and every card of ``deck[0:ndeck]`` becomes unknown, and the
+    header becomes a view's (``as_view``). The game then recomputes the hash."""
+    cdef int p, t
+    cdef unsigned char* hand
+    for p in range(h.players):
+        if p != seat:
+            hand = hands + p * stride
+            for t in range(ntypes):
+                hand[unk] += hand[t]
+                hand[t] = 0
+    memset(deck, unk, ndeck)
+    as_view(h, seat)

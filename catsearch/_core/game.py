@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catsearch._core.options import Option, OptionError, check_options
+from catsearch._core.state import State
 
 __all__ = ["GameSpec", "register", "lookup", "listed", "registered"]
 
@@ -32,6 +33,7 @@ class GameSpec:
 
     :ivar id: the game id (``"herding-cats"``), as in :data:`catsearch.GAMES`.
     :ivar name: its name in prose (``"Herding Cats"``).
+    :ivar size: ``sizeof`` the game's C struct, the one C field of its state class.
     :ivar moves: the size of the move space: moves are ints in ``range(moves)``.
     :ivar notation: the notation's keys in the order they are written; a key ending in
         ``?`` is optional (written only when the game gives it a value, read when present).
@@ -49,6 +51,7 @@ class GameSpec:
 
     id: str
     name: str
+    size: int
     moves: int
     notation: tuple[str, ...]
     seats: tuple[int, int] = (2, 4)
@@ -107,6 +110,8 @@ class GameSpec:
         return check_options(self.options, given, self.id)
 
 
+_HEAPTYPE = 1 << 9          # Py_TPFLAGS_HEAPTYPE: a class written in Python
+
 # game id -> (its class, listed in catsearch.GAMES)
 _REGISTRY: dict[str, tuple[type, bool]] = {}
 
@@ -121,6 +126,12 @@ def register(cls: type, *, listed: bool = True) -> type:
     spec = cls.spec
     if not isinstance(spec, GameSpec):
         raise TypeError(f"{cls.__name__}.spec must be a GameSpec, not {type(spec).__name__}")
+    # the state's struct is bound by layout (State.__cinit__): the compiled class must hold
+    # exactly the struct after State's own fields
+    compiled = next(t for t in cls.__mro__ if not t.__flags__ & _HEAPTYPE)
+    if not issubclass(compiled, State) or compiled.__basicsize__ - State.__basicsize__ != spec.size:
+        raise TypeError(f"{cls.__name__} must declare one C field, its struct of "
+                        f"spec.size = {spec.size} bytes")
     old = _REGISTRY.get(spec.id)
     if old is not None and old[0] is not cls:
         raise ValueError(f"game id {spec.id!r} is taken by {old[0].__module__}."

@@ -8,6 +8,7 @@ overrides the ``*_c`` methods below; all of them are ``noexcept nogil`` and touc
 object, so a searcher can run them in a loop at C speed, with or without the GIL.
 """
 from libc.stdint cimport uint64_t
+from libc.string cimport memset
 from catsearch._core.rng cimport Rng, rng_below, rng_seed, rng_next
 
 # A seat that is not one: ``Header.current`` of a terminal state, ``view_seat`` of a full state.
@@ -27,8 +28,10 @@ ctypedef struct Header:
 
 
 cdef class State:
+    # Bound by the base class from the game's declaration: a game's state class has one C
+    # field, its struct (``cdef XData d``), which C lays out right after these.
     cdef void* _data       # the game's struct; it starts with a Header
-    cdef size_t _size      # sizeof the game's struct
+    cdef size_t _size      # sizeof the game's struct (its spec's ``size``)
     cdef int _moves        # the game's move-space size (its spec's ``moves``)
 
     # -- the hot contract ---------------------------------------------------------------
@@ -69,9 +72,13 @@ cdef void copy_state(State dst, State src) noexcept nogil
 
 # -- the header's bookkeeping, for the games -------------------------------------------------
 
-cdef inline void start_deal(Header* h, int players, uint64_t seed) noexcept nogil:
-    """A new full state's header (after the game cleared its struct): ``players`` seats, no
-    view, the state's generator seeded with ``seed``."""
+cdef inline void restart(State st, uint64_t seed) noexcept nogil:
+    """Start a new deal (``reset_c``): clear the game's struct, keeping the player count (a
+    game saves and restores its options around it), and make the header a full state's at
+    ply 0 with seat 0 to move, its generator seeded with ``seed``."""
+    cdef Header* h = <Header*>st._data
+    cdef int players = h.players
+    memset(st._data, 0, st._size)
     h.players = players
     h.view_seat = NO_SEAT
     h.rng_known = 1
@@ -91,6 +98,28 @@ cdef inline void as_full(Header* h, Rng* rng) noexcept nogil:
     h.view_seat = NO_SEAT
     h.rng_known = 1
     h.rng.s = rng_next(rng)
+
+
+ctypedef fused per_seat:
+    unsigned char
+    int
+
+
+cdef inline void scores_from(double* out, const per_seat* a, int n) noexcept nogil:
+    """``scores_c`` of a game that counts its score per seat in ``a``."""
+    cdef int p
+    for p in range(n):
+        out[p] = a[p]
+
+
+cdef inline void normalize(double* out, const double* w, int n) noexcept nogil:
+    """``out[p] = w[p] / sum(w)``: an evaluation (``evaluate_c``) from positive weights."""
+    cdef double total = 0.0
+    cdef int p
+    for p in range(n):
+        total += w[p]
+    for p in range(n):
+        out[p] = w[p] / total
 
 
 cdef inline void share_returns(double* out, const double* scores, int n) noexcept nogil:

@@ -48,7 +48,12 @@ cdef class State:
 
     def __cinit__(self):
         spec = type(self).spec
-        self._moves = 0 if spec is None else spec.moves
+        if spec is not None:
+            # the game's struct is its class's one C field, laid out right after State's
+            # (register() checks that the class holds nothing else)
+            self._data = <char*><void*>self + _BASE_SIZE
+            self._size = spec.size
+            self._moves = spec.moves
 
     def __init__(self, *args, **kwargs):
         raise TypeError("build a state with catsearch.new_game(...) or catsearch.from_text(...)")
@@ -502,6 +507,10 @@ cdef class State:
             c.apply_c(m)
             out[self._move_to_str(m)] = c.perft(depth - 1)
         return out
+
+
+# the size of a State object: a game's struct starts there (see State.__cinit__)
+cdef Py_ssize_t _BASE_SIZE = State.__basicsize__
 
 
 def _restore(cls, str text):

@@ -27,10 +27,10 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 from libc.math cimport exp
 
-from catsearch._core.rng cimport Rng, rng_below, rng_shuffle_u8, fill_keys
-from catsearch._core.state cimport State, Header, NO_SEAT, start_deal, as_view, as_full
+from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
+from catsearch._core.state cimport State, Header, NO_SEAT, restart, scores_from, as_view, as_full
 from catsearch._core.zobrist cimport count_up, count_down, count_key, set_turn, turn_key
-from catsearch._core.cards cimport (shuffled_deck, pool_from_counts, chance_from_counts,
+from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
                                     redeal_run, card_in, card_out)
 
 import operator
@@ -176,19 +176,17 @@ cdef uint64_t Z_REV[21]               # revealed card + 1 (0: none)
 cdef uint64_t Z_TURN[5]               # seat to move; [4]: nobody
 cdef uint64_t Z_STEP[4]
 cdef uint64_t Z_FINALS[5]
-fill_keys(&Z_HAND[0][0][0], 4 * 20 * 121, 0x4343_0001)
-fill_keys(&Z_PRIV[0][0][0], 4 * 20 * 121, 0x4343_0002)
-fill_keys(&Z_DECK[0][0], 120 * 20, 0x4343_0003)
-fill_keys(&Z_PILE[0][0][0], 3 * 4 * 20, 0x4343_0004)
-fill_keys(&Z_REV[0], 21, 0x4343_0005)
-fill_keys(&Z_TURN[0], 5, 0x4343_0006)
-fill_keys(&Z_STEP[0], 4, 0x4343_0007)
-fill_keys(&Z_FINALS[0], 5, 0x4343_0008)
 # the `values` option: per card type and value; a type at its rulebook value adds nothing
 # (its two keys cancel), so the games of the rulebook keep their hashes
 cdef uint64_t Z_VAL[19][100]
 cdef unsigned char DEFAULT_VAL[19]
-fill_keys(&Z_VAL[0][0], 19 * 100, 0x4343_0009)
+cdef uint64_t* _TABLES[9]
+cdef Py_ssize_t _BYTES[9]
+_TABLES[:] = [&Z_HAND[0][0][0], &Z_PRIV[0][0][0], &Z_DECK[0][0], &Z_PILE[0][0][0], &Z_REV[0],
+              &Z_TURN[0], &Z_STEP[0], &Z_FINALS[0], &Z_VAL[0][0]]
+_BYTES[:] = [sizeof(Z_HAND), sizeof(Z_PRIV), sizeof(Z_DECK), sizeof(Z_PILE), sizeof(Z_REV),
+             sizeof(Z_TURN), sizeof(Z_STEP), sizeof(Z_FINALS), sizeof(Z_VAL)]
+fill_tables(_TABLES, _BYTES, 9, 0x4343_0001)
 
 
 cdef inline uint64_t set_key(int p, int s, int occ) noexcept nogil:
@@ -314,26 +312,6 @@ cdef void form_set(CCData* d, int p, int s) noexcept nogil:
     d.sets[p][j] = s
     d.nsets[p] += 1
     d.h.hash ^= set_key(p, s, occ)
-
-cdef uint64_t full_hash(CCData* d) noexcept nogil:
-    cdef uint64_t z = turn_key(Z_TURN, d.h.current)
-    cdef int p, t, k, i, occ
-    for p in range(d.h.players):
-        for t in range(20):
-            z ^= count_key(Z_HAND[p][t], d.hand[p][t]) ^ count_key(Z_PRIV[p][t], d.priv[p][t])
-        occ = 0
-        for i in range(d.nsets[p]):
-            occ = occ + 1 if i > 0 and d.sets[p][i] == d.sets[p][i - 1] else 0
-            z ^= set_key(p, d.sets[p][i], occ)
-    for i in range(d.deck_top, CC_CARDS):
-        z ^= Z_DECK[i][d.deck[i]]
-    for k in range(CC_PILES):
-        z ^= pile_key(d, k)
-    z ^= Z_REV[d.revealed + 1]
-    z ^= Z_STEP[d.step] ^ Z_FINALS[d.finals]
-    for t in range(CC_TYPES):
-        z ^= Z_VAL[t][d.val[t]] ^ Z_VAL[t][DEFAULT_VAL[t]]
-    return z
 
 cdef int unseen_counts(CCData* d, int seat, int* cnt) noexcept nogil:
     """cnt[t] = the cards of type t that `seat` has not seen; return their total.
@@ -617,7 +595,7 @@ def _values_option(v):
 
 
 SPEC = GameSpec(
-    id="cat-cards", name="Cat Cards", moves=CC_MOVES,
+    id="cat-cards", name="Cat Cards", size=sizeof(CCData), moves=CC_MOVES,
     notation=("players", "turn", "step", "finals", "revealed", "piles", "hands", "deck",
               "sets", "values?", "rng", "view?"),
     options=(Option("values", tuple, DEFAULT_VALUES, convert=_values_option,
@@ -629,10 +607,6 @@ cdef class CatCards(State):
     """A state of Cat Cards (see the module docstring for cards, moves and notation)."""
 
     spec = SPEC
-
-    def __cinit__(self):
-        self._data = &self.d
-        self._size = sizeof(CCData)
 
     # -- the hot contract ---------------------------------------------------------------
     cdef int legal_moves_c(self, int* out) noexcept nogil:
@@ -680,41 +654,70 @@ cdef class CatCards(State):
             else:
                 start_turn(d, (p + 1) % d.h.players)
 
+    cdef uint64_t compute_hash_c(self) noexcept nogil:
+        cdef CCData* d = &self.d
+        cdef uint64_t z = turn_key(Z_TURN, d.h.current)
+        cdef int p, t, k, i, occ
+        for p in range(d.h.players):
+            for t in range(20):
+                z ^= count_key(Z_HAND[p][t], d.hand[p][t]) ^ count_key(Z_PRIV[p][t], d.priv[p][t])
+            occ = 0
+            for i in range(d.nsets[p]):
+                occ = occ + 1 if i > 0 and d.sets[p][i] == d.sets[p][i - 1] else 0
+                z ^= set_key(p, d.sets[p][i], occ)
+        for i in range(d.deck_top, CC_CARDS):
+            z ^= Z_DECK[i][d.deck[i]]
+        for k in range(CC_PILES):
+            z ^= pile_key(d, k)
+        z ^= Z_REV[d.revealed + 1]
+        z ^= Z_STEP[d.step] ^ Z_FINALS[d.finals]
+        for t in range(CC_TYPES):
+            z ^= Z_VAL[t][d.val[t]] ^ Z_VAL[t][DEFAULT_VAL[t]]
+        return z
+
     cdef void scores_c(self, double* out) noexcept nogil:
         """The points of each seat's sets; once the game is over, the final scores (toy
         majorities and hand penalties included). In a view, an unknown card in hand counts
         the average penalty of the unseen cards."""
-        cdef int p
         if self.d.h.terminal:
             final_scores(&self.d, out)
         else:
-            for p in range(self.d.h.players):
-                out[p] = self.d.points[p]
-
-    cdef uint64_t compute_hash_c(self) noexcept nogil:
-        return full_hash(&self.d)
+            scores_from(out, self.d.points, self.d.h.players)
 
     cdef void reset_c(self, uint64_t seed) noexcept nogil:
         cdef CCData* d = &self.d
-        cdef int players = d.h.players
         cdef unsigned char val[19]
-        cdef int t, i, p, k, n = 0
+        cdef int t, i, p, k
         memcpy(val, d.val, sizeof(val))
-        memset(d, 0, sizeof(CCData))
+        restart(self, seed)
         memcpy(d.val, val, sizeof(val))
-        start_deal(&d.h, players, seed)
         d.h.current = NO_SEAT
         d.revealed = -1
         shuffled_deck(d.deck, COMP, CC_TYPES, &d.h.rng)
-        d.h.hash = full_hash(d)
+        d.h.hash = self.compute_hash_c()
         for k in range(CC_PILES):
             pile_insert(d, k, draw(d))
-        for p in range(players):
+        for p in range(d.h.players):
             for i in range(CC_SETUP_HAND):
                 t = draw(d)
                 hand_inc(d, p, t)
                 priv_inc(d, p, t)
         start_turn(d, 0)
+
+    cdef void hide_c(self, int seat) noexcept nogil:
+        cdef CCData* d = &self.d
+        cdef int p, t, c, i
+        for p in range(d.h.players):
+            if p != seat:
+                for t in range(CC_TYPES):
+                    c = d.priv[p][t]
+                    d.hand[p][t] -= c
+                    d.hand[p][CC_UNK] += c
+                    d.priv[p][CC_UNK] += c
+                    d.priv[p][t] = 0
+        memset(d.deck + d.deck_top, CC_UNK, CC_CARDS - d.deck_top)
+        as_view(&d.h, seat)
+        d.h.hash = self.compute_hash_c()
 
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
         cdef CCData* d = &self.d
@@ -723,8 +726,7 @@ cdef class CatCards(State):
         cdef int n, i = 0, p, j, t, k, m
         # everything `seat` has not seen, dealt at random into the places it cannot see
         unseen_counts(d, seat, cnt)
-        n = pool_from_counts(cnt, CC_TYPES, pool)
-        rng_shuffle_u8(rng, pool, n)
+        n = shuffled_pool(cnt, CC_TYPES, pool, rng)
         for p in range(d.h.players):
             if p == seat:
                 m = d.priv[p][CC_UNK]
@@ -759,22 +761,7 @@ cdef class CatCards(State):
                 d.pile[k][m] = t
         redeal_run(d.deck + d.deck_top, CC_CARDS - d.deck_top, pool, i, n)
         as_full(&d.h, rng)
-        d.h.hash = full_hash(d)
-
-    cdef void hide_c(self, int seat) noexcept nogil:
-        cdef CCData* d = &self.d
-        cdef int p, t, c, i
-        for p in range(d.h.players):
-            if p != seat:
-                for t in range(CC_TYPES):
-                    c = d.priv[p][t]
-                    d.hand[p][t] -= c
-                    d.hand[p][CC_UNK] += c
-                    d.priv[p][CC_UNK] += c
-                    d.priv[p][t] = 0
-        memset(d.deck + d.deck_top, CC_UNK, CC_CARDS - d.deck_top)
-        as_view(&d.h, seat)
-        d.h.hash = full_hash(d)
+        d.h.hash = self.compute_hash_c()
 
     cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
         """A beginner's play. Step 1: a card it wants (worth 3 or more, see card_worth) goes
@@ -784,8 +771,10 @@ cdef class CatCards(State):
         cdef CCData* d = &self.d
         cdef int p = d.h.current
         cdef int n = self.legal_moves_c(buf)
-        cdef int i, m, s, j, score, best = -1000000, nbest = 0, choice = buf[0]
+        cdef int i, m, s, j, score
         cdef int want = 0
+        cdef Pick pick
+        pick_start(&pick, buf[0])
         if d.step == STEP_PLACE:
             want = card_worth(d, p, d.revealed) >= 3
         for i in range(n):
@@ -803,15 +792,8 @@ cdef class CatCards(State):
                 score = 1000
                 for j in range(5):
                     score += d.val[SET_CARDS[s][j]] if SET_CARDS[s][j] < POST else TOY_PENALTY
-            if score > best:
-                best = score
-                nbest = 1
-                choice = m
-            elif score == best:
-                nbest += 1
-                if rng_below(rng, nbest) == 0:
-                    choice = m
-        return choice
+            pick_offer(&pick, rng, m, score, 0.5)
+        return pick.choice
 
     cdef void evaluate_c(self, double* out) noexcept nogil:
         """Estimated final score per seat, turned into win chances by a softmax (6 points
@@ -1042,7 +1024,121 @@ cdef class CatCards(State):
         return "\n".join(lines)
 
     def _read(self, f):
-        _read(self, f)
+        cdef CCData* d = &self.d
+        cdef int n = d.h.players
+        cdef int buf[CC_MOVES + 1]
+        text = f.text
+        d.revealed = -1
+        if "values" in f:
+            vals = tuple(f.int_list("values", 5, 0, MAX_VALUE))
+        else:
+            vals = DEFAULT_VALUES
+        _set_values(d, vals)
+        counts = [0] * 20
+
+        def cards(key, value, offset, unknown=True):
+            return f.cards(key, value, offset, LETTERS, counts, unknown, "0-9 a-e S P M L")
+
+        # hands: public:private per seat
+        hf = f["hands"]
+        for p, (part, off) in enumerate(f.parts("hands", n, "/", "hands")):
+            pub_s, colon, priv_s = part.partition(":")
+            if not colon or ":" in priv_s:
+                raise f.error(hf, "a hand is public:private (- for none), e.g. 35P:-", off, len(part) or 1)
+            pub = cards("hands", pub_s, off, False)
+            priv = cards("hands", priv_s, off + len(pub_s) + 1)
+            if d.h.view_seat < 0 and len(priv) > CC_SETUP_HAND:
+                raise f.error(hf, f"seat {p} holds {len(priv)} private cards; at most the 3 of "
+                              f"the setup", off + len(pub_s) + 1, len(priv_s))
+            if len(pub) + len(priv) > CC_CARDS:
+                raise f.error(hf, "too many cards", off, len(part))
+            for t in pub:
+                d.hand[p][t] += 1
+            for t in priv:
+                d.hand[p][t] += 1
+                d.priv[p][t] += 1
+            d.hsize[p] = len(pub) + len(priv)
+        # piles
+        pf = f["piles"]
+        for k, (part, off) in enumerate(f.parts("piles", CC_PILES, ",", "piles")):
+            pile = cards("piles", part, off)
+            if len(pile) > CC_PILE_MAX:
+                raise f.error(pf, f"pile {k} holds {len(pile)} cards; a pile holds at most 4", off, len(part))
+            for i, t in enumerate(sorted(pile)):
+                d.pile[k][i] = t
+            d.pile_n[k] = len(pile)
+        # the deck, top first
+        deck = cards("deck", f["deck"].value, 0)
+        if len(deck) > CC_CARDS:
+            raise f.error(f["deck"], f"{len(deck)} cards is more than the game has")
+        d.deck_top = CC_CARDS - len(deck)
+        for i, t in enumerate(deck):
+            d.deck[d.deck_top + i] = t
+        # the revealed card
+        rf = f["revealed"]
+        if rf.value != "-":
+            if len(rf.value) != 1:
+                raise f.error(rf, "expected one card or -")
+            d.revealed = cards("revealed", rf.value, 0)[0]
+        # sets
+        sf = f["sets"]
+        for p, (part, off) in enumerate(f.parts("sets", n, "/", "seats' sets")):
+            if part == "-":
+                continue
+            sets = part.split(",")
+            if len(sets) > CC_MAX_SETS:
+                raise f.error(sf, f"seat {p} has {len(sets)} sets; the fifth ends the game",
+                              off, len(part))
+            ids = []
+            for stext in sets:
+                ts = cards("sets", stext, off, False)
+                key = "".join(LETTERS[t] for t in sorted(ts))
+                if key not in _TEXT_TO_SET:
+                    raise f.error(sf, f"{stext!r} is not a valid set: {set_problem(ts)}",
+                                  off, len(stext) or 1)
+                ids.append(_TEXT_TO_SET[key])
+                for t in ts:
+                    d.setcards[p][t] += 1
+                    d.points[p] += d.val[t]
+                off += len(stext) + 1
+            for j, s in enumerate(sorted(ids)):     # a seat's sets are kept in move order
+                d.sets[p][j] = s
+            d.nsets[p] = len(ids)
+        # whose turn, which step
+        stf = f["step"]
+        if stf.value not in ("1", "2", "final", "-"):
+            raise f.error(stf, "expected 1, 2, final or -")
+        d.step = {"-": STEP_OVER, "1": STEP_PLACE, "2": STEP_ACT, "final": STEP_FINAL}[stf.value]
+        if d.step == STEP_OVER:
+            if f["turn"].value != "-":
+                raise f.error(f["turn"], "the game is over (step=-): turn must be -")
+            d.h.current = NO_SEAT
+            d.h.terminal = 1
+        else:
+            d.h.current = f.int("turn", 0, n - 1)
+        if d.step == STEP_FINAL:
+            d.finals = f.int("finals", 1, n)
+        else:
+            d.finals = f.int("finals", 0, 0)
+        if d.step == STEP_PLACE:
+            if d.revealed < 0:
+                raise f.error(rf, "step 1 places the revealed card: it cannot be -")
+            if all(d.pile_n[k] >= CC_PILE_MAX for k in range(CC_PILES)):
+                raise f.error(pf, "step 1 needs a pile with fewer than 4 cards")
+        elif d.revealed >= 0:
+            raise f.error(rf, "a card is revealed only in step 1: expected -")
+        # a fifth set ends the normal turns at once, and its player has no final turn
+        if d.step == STEP_PLACE or d.step == STEP_ACT:
+            for p in range(n):
+                if d.nsets[p] >= CC_MAX_SETS:
+                    raise f.error(sf, f"seat {p} has 5 sets: the game is in its final turns or over")
+        elif d.step == STEP_FINAL and d.nsets[d.h.current] >= CC_MAX_SETS:
+            raise f.error(sf, f"seat {d.h.current} has 5 sets and so has no final turn")
+        check_card_counts(text, counts, COMP, CARD_NAMES, SPEC.name, d.h.view_seat >= 0)
+        if not d.h.terminal and self.legal_moves_c(buf) == 0:
+            raise f.error(stf, f"seat {d.h.current} would have no move here (step 2 with no pile "
+                          f"to pick up and no set)")
+
 
 
 register(CatCards)
@@ -1120,122 +1216,3 @@ def _raw_legal_moves(CatCards st) -> list:
     cdef int buf[CC_MOVES + 1]
     cdef int n = st.legal_moves_c(buf)
     return [buf[i] for i in range(n)]
-
-
-def _read(CatCards st, f):
-    cdef CCData* d = &st.d
-    cdef int n = d.h.players
-    cdef int buf[CC_MOVES + 1]
-    text = f.text
-    d.revealed = -1
-    if "values" in f:
-        vals = tuple(f.int_list("values", 5, 0, MAX_VALUE))
-    else:
-        vals = DEFAULT_VALUES
-    _set_values(d, vals)
-    counts = [0] * 20
-
-    def cards(key, value, offset, unknown=True):
-        return f.cards(key, value, offset, LETTERS, counts, unknown, "0-9 a-e S P M L")
-
-    # hands: public:private per seat
-    hf = f["hands"]
-    for p, (part, off) in enumerate(f.parts("hands", n, "/", "hands")):
-        pub_s, colon, priv_s = part.partition(":")
-        if not colon or ":" in priv_s:
-            raise f.error(hf, "a hand is public:private (- for none), e.g. 35P:-", off, len(part) or 1)
-        pub = cards("hands", pub_s, off, False)
-        priv = cards("hands", priv_s, off + len(pub_s) + 1)
-        if d.h.view_seat < 0 and len(priv) > CC_SETUP_HAND:
-            raise f.error(hf, f"seat {p} holds {len(priv)} private cards; at most the 3 of "
-                          f"the setup", off + len(pub_s) + 1, len(priv_s))
-        if len(pub) + len(priv) > CC_CARDS:
-            raise f.error(hf, "too many cards", off, len(part))
-        for t in pub:
-            d.hand[p][t] += 1
-        for t in priv:
-            d.hand[p][t] += 1
-            d.priv[p][t] += 1
-        d.hsize[p] = len(pub) + len(priv)
-    # piles
-    pf = f["piles"]
-    for k, (part, off) in enumerate(f.parts("piles", CC_PILES, ",", "piles")):
-        pile = cards("piles", part, off)
-        if len(pile) > CC_PILE_MAX:
-            raise f.error(pf, f"pile {k} holds {len(pile)} cards; a pile holds at most 4", off, len(part))
-        for i, t in enumerate(sorted(pile)):
-            d.pile[k][i] = t
-        d.pile_n[k] = len(pile)
-    # the deck, top first
-    deck = cards("deck", f["deck"].value, 0)
-    if len(deck) > CC_CARDS:
-        raise f.error(f["deck"], f"{len(deck)} cards is more than the game has")
-    d.deck_top = CC_CARDS - len(deck)
-    for i, t in enumerate(deck):
-        d.deck[d.deck_top + i] = t
-    # the revealed card
-    rf = f["revealed"]
-    if rf.value != "-":
-        if len(rf.value) != 1:
-            raise f.error(rf, "expected one card or -")
-        d.revealed = cards("revealed", rf.value, 0)[0]
-    # sets
-    sf = f["sets"]
-    for p, (part, off) in enumerate(f.parts("sets", n, "/", "seats' sets")):
-        if part == "-":
-            continue
-        sets = part.split(",")
-        if len(sets) > CC_MAX_SETS:
-            raise f.error(sf, f"seat {p} has {len(sets)} sets; the fifth ends the game",
-                          off, len(part))
-        for stext in sets:
-            ts = cards("sets", stext, off, False)
-            key = "".join(LETTERS[t] for t in sorted(ts))
-            if key not in _TEXT_TO_SET:
-                raise f.error(sf, f"{stext!r} is not a valid set: {set_problem(ts)}",
-                              off, len(stext) or 1)
-            s = _TEXT_TO_SET[key]
-            j = d.nsets[p]
-            while j > 0 and d.sets[p][j - 1] > s:
-                d.sets[p][j] = d.sets[p][j - 1]
-                j -= 1
-            d.sets[p][j] = s
-            d.nsets[p] += 1
-            for t in ts:
-                d.setcards[p][t] += 1
-                d.points[p] += d.val[t]
-            off += len(stext) + 1
-    # whose turn, which step
-    stf = f["step"]
-    if stf.value not in ("1", "2", "final", "-"):
-        raise f.error(stf, "expected 1, 2, final or -")
-    d.step = {"-": STEP_OVER, "1": STEP_PLACE, "2": STEP_ACT, "final": STEP_FINAL}[stf.value]
-    if d.step == STEP_OVER:
-        if f["turn"].value != "-":
-            raise f.error(f["turn"], "the game is over (step=-): turn must be -")
-        d.h.current = NO_SEAT
-        d.h.terminal = 1
-    else:
-        d.h.current = f.int("turn", 0, n - 1)
-    if d.step == STEP_FINAL:
-        d.finals = f.int("finals", 1, n)
-    else:
-        d.finals = f.int("finals", 0, 0)
-    if d.step == STEP_PLACE:
-        if d.revealed < 0:
-            raise f.error(rf, "step 1 places the revealed card: it cannot be -")
-        if all(d.pile_n[k] >= CC_PILE_MAX for k in range(CC_PILES)):
-            raise f.error(pf, "step 1 needs a pile with fewer than 4 cards")
-    elif d.revealed >= 0:
-        raise f.error(rf, "a card is revealed only in step 1: expected -")
-    # a fifth set ends the normal turns at once, and its player has no final turn
-    if d.step == STEP_PLACE or d.step == STEP_ACT:
-        for p in range(n):
-            if d.nsets[p] >= CC_MAX_SETS:
-                raise f.error(sf, f"seat {p} has 5 sets: the game is in its final turns or over")
-    elif d.step == STEP_FINAL and d.nsets[d.h.current] >= CC_MAX_SETS:
-        raise f.error(sf, f"seat {d.h.current} has 5 sets and so has no final turn")
-    check_card_counts(text, counts, COMP, CARD_NAMES, SPEC.name, d.h.view_seat >= 0)
-    if not d.h.terminal and st.legal_moves_c(buf) == 0:
-        raise f.error(stf, f"seat {d.h.current} would have no move here (step 2 with no pile "
-                      f"to pick up and no set)")

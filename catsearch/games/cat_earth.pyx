@@ -37,11 +37,12 @@ Cat ``k`` is the k-th cat in square order (a1 first); in text it is named by its
 from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 
-from catsearch._core.rng cimport Rng, rng_below, rng_shuffle_u8, fill_keys
-from catsearch._core.state cimport State, Header, NO_SEAT, start_deal, as_view, as_full, share_returns
+from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_below, rng_shuffle_u8, fill_tables
+from catsearch._core.state cimport State, Header, NO_SEAT, restart, scores_from, normalize, as_full, share_returns
 from catsearch._core.zobrist cimport count_up, count_down, count_key, set_value, set_turn, turn_key
-from catsearch._core.cards cimport (shuffled_deck, pool_from_counts, chance_from_counts,
-                                    redeal_hand, redeal_run, card_in, card_out)
+from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
+                                    redeal_hand, redeal_hands, redeal_run, card_in, card_out,
+                                    hide_cards)
 
 from catsearch._core.game import GameSpec, register
 from catsearch._core.notation import check_card_counts
@@ -165,16 +166,13 @@ cdef uint64_t Z_PLAYED[5]
 cdef uint64_t Z_PEND[4]
 cdef uint64_t Z_ROUND[102]
 cdef uint64_t Z_WIN[16]
-fill_keys(&Z_SQ[0][0], 49 * 7, 0x4345_0001)
-fill_keys(&Z_HAND[0][0][0], 4 * 13 * 8, 0x4345_0002)
-fill_keys(&Z_DECK[0][0], 40 * 13, 0x4345_0003)
-fill_keys(&Z_DISC[0][0], 13 * 41, 0x4345_0004)
-fill_keys(&Z_TURN[0], 5, 0x4345_0005)
-fill_keys(&Z_PHASE[0], 5, 0x4345_0006)
-fill_keys(&Z_PLAYED[0], 5, 0x4345_0007)
-fill_keys(&Z_PEND[0], 4, 0x4345_0008)
-fill_keys(&Z_ROUND[0], 102, 0x4345_0009)
-fill_keys(&Z_WIN[0], 16, 0x4345_000A)
+cdef uint64_t* _TABLES[10]
+cdef Py_ssize_t _BYTES[10]
+_TABLES[:] = [&Z_SQ[0][0], &Z_HAND[0][0][0], &Z_DECK[0][0], &Z_DISC[0][0], &Z_TURN[0], &Z_PHASE[0],
+              &Z_PLAYED[0], &Z_PEND[0], &Z_ROUND[0], &Z_WIN[0]]
+_BYTES[:] = [sizeof(Z_SQ), sizeof(Z_HAND), sizeof(Z_DECK), sizeof(Z_DISC), sizeof(Z_TURN),
+             sizeof(Z_PHASE), sizeof(Z_PLAYED), sizeof(Z_PEND), sizeof(Z_ROUND), sizeof(Z_WIN)]
+fill_tables(_TABLES, _BYTES, 10, 0x4345_0001)
 for _s in range(49):
     Z_SQ[_s][0] = 0
 Z_PEND[0] = 0
@@ -650,22 +648,6 @@ cdef void do_move(CEData* d, int m) noexcept nogil:
     after_card(d, p)
 
 
-cdef uint64_t full_hash(CEData* d) noexcept nogil:
-    cdef uint64_t z = turn_key(Z_TURN, d.h.current)
-    cdef int p, t, i
-    for i in range(49):
-        z ^= Z_SQ[i][d.board[i]]
-    for p in range(d.h.players):
-        for t in range(CE_UNK + 1):
-            z ^= count_key(Z_HAND[p][t], d.hand[p][t])
-    for i in range(d.deck_top, CE_CARDS):
-        z ^= Z_DECK[i][d.deck[i]]
-    for t in range(CE_UNK + 1):
-        z ^= count_key(Z_DISC[t], d.discard[t])
-    z ^= Z_PHASE[d.phase] ^ Z_PLAYED[d.played] ^ Z_PEND[d.pending] ^ Z_ROUND[d.round]
-    return z ^ Z_WIN[d.winners]
-
-
 cdef void unseen_counts(CEData* d, int seat, int* cnt) noexcept nogil:
     """cnt[t]: the cards of type t that ``seat`` has not seen (seat < 0: every card whose
     type this view state does not show)."""
@@ -707,7 +689,7 @@ cdef double pos_value(CEData* d, int p, int* thr) noexcept nogil:
 
 
 SPEC = GameSpec(
-    id="cat-earth", name="Cat Earth", moves=CE_MOVES,
+    id="cat-earth", name="Cat Earth", size=sizeof(CEData), moves=CE_MOVES,
     notation=("players", "phase", "turn", "round", "played", "pending", "board", "hands",
               "deck", "discard", "winners", "rng", "setup?", "view?"),
     options=(Option("setup", SETUPS, "moves",
@@ -718,10 +700,6 @@ cdef class CatEarth(State):
     """A state of Cat Earth (see the module docstring for squares, cards, moves)."""
 
     spec = SPEC
-
-    def __cinit__(self):
-        self._data = &self.d
-        self._size = sizeof(CEData)
 
     # -- the hot contract ---------------------------------------------------------------
     cdef int legal_moves_c(self, int* out) noexcept nogil:
@@ -741,68 +719,70 @@ cdef class CatEarth(State):
         if self.d.h.terminal and self.d.winners:
             share_returns(out, won, self.d.h.players)
 
+    cdef uint64_t compute_hash_c(self) noexcept nogil:
+        cdef CEData* d = &self.d
+        cdef uint64_t z = turn_key(Z_TURN, d.h.current)
+        cdef int p, t, i
+        for i in range(49):
+            z ^= Z_SQ[i][d.board[i]]
+        for p in range(d.h.players):
+            for t in range(CE_UNK + 1):
+                z ^= count_key(Z_HAND[p][t], d.hand[p][t])
+        for i in range(d.deck_top, CE_CARDS):
+            z ^= Z_DECK[i][d.deck[i]]
+        for t in range(CE_UNK + 1):
+            z ^= count_key(Z_DISC[t], d.discard[t])
+        z ^= Z_PHASE[d.phase] ^ Z_PLAYED[d.played] ^ Z_PEND[d.pending] ^ Z_ROUND[d.round]
+        return z ^ Z_WIN[d.winners]
+
     cdef void scores_c(self, double* out) noexcept nogil:
         """Houses on the board per seat."""
-        cdef int p
-        for p in range(self.d.h.players):
-            out[p] = self.d.houses[p]
-
-    cdef uint64_t compute_hash_c(self) noexcept nogil:
-        return full_hash(&self.d)
+        scores_from(out, self.d.houses, self.d.h.players)
 
     cdef void reset_c(self, uint64_t seed) noexcept nogil:
         cdef CEData* d = &self.d
-        cdef int players = d.h.players
         cdef int setup_random = d.setup_random
         cdef int n
         cdef int buf[64]
-        memset(d, 0, sizeof(CEData))
-        start_deal(&d.h, players, seed)
+        restart(self, seed)
         d.setup_random = setup_random
         shuffled_deck(d.deck, COMP, CE_TYPES, &d.h.rng)
         d.board[D4] = CAT
         d.cat_sq[0] = D4
         d.ncats = 1
-        d.alive = (1 << players) - 1
+        d.alive = (1 << d.h.players) - 1
         d.phase = PH_HOUSE
         d.h.current = 0
-        d.h.hash = full_hash(d)
+        d.h.hash = self.compute_hash_c()
         if setup_random:
             while d.phase < PH_PLAY:
                 n = gen_moves(d, buf)
                 do_move(d, buf[rng_below(&d.h.rng, n)])
             d.h.ply = 0
 
+    cdef void hide_c(self, int seat) noexcept nogil:
+        cdef CEData* d = &self.d
+        hide_cards(&d.h, seat, &d.hand[0][0], CE_UNK + 1, CE_TYPES, CE_UNK, d.deck + d.deck_top,
+                   CE_CARDS - d.deck_top)
+        d.h.hash = self.compute_hash_c()
+
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
         cdef CEData* d = &self.d
         cdef unsigned char pool[40]
         cdef unsigned char size
         cdef int cnt[CE_TYPES]
-        cdef int n, i = 0, p
+        cdef int n, i
         # everything `seat` has not seen, dealt at random into the places it cannot see
         unseen_counts(d, seat, cnt)
-        n = pool_from_counts(cnt, CE_TYPES, pool)
-        rng_shuffle_u8(rng, pool, n)
-        for p in range(d.h.players):
-            i = redeal_hand(d.hand[p], &d.hand_size[p], CE_UNK + 1, CE_UNK, p == seat, pool, i, n)
+        n = shuffled_pool(cnt, CE_TYPES, pool, rng)
+        i = redeal_hands(&d.hand[0][0], CE_UNK + 1, d.hand_size, d.h.players, seat, CE_UNK, pool,
+                         0, n)
         # unknown cards in the discard pile (a view played on): the pile as a hand of its own
         size = d.discard[CE_UNK]
         i = redeal_hand(d.discard, &size, CE_UNK + 1, CE_UNK, True, pool, i, n)
         redeal_run(d.deck + d.deck_top, CE_CARDS - d.deck_top, pool, i, n)
         as_full(&d.h, rng)
-        d.h.hash = full_hash(d)
-
-    cdef void hide_c(self, int seat) noexcept nogil:
-        cdef CEData* d = &self.d
-        cdef int p, t, i
-        for p in range(d.h.players):
-            if p != seat:
-                for t in range(CE_TYPES):
-                    d.hand[p][CE_UNK] += d.hand[p][t]
-                    d.hand[p][t] = 0
-        memset(d.deck + d.deck_top, CE_UNK, CE_CARDS - d.deck_top)
-        as_view(&d.h, seat)
-        d.h.hash = full_hash(d)
+        d.h.hash = self.compute_hash_c()
 
     cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
         """A beginner's play. Setup: houses as far from the edge as possible, beside own
@@ -814,13 +794,15 @@ cdef class CatEarth(State):
         cdef CEData tmp
         cdef int p = d.h.current
         cdef int n = gen_moves(d, buf)
-        cdef int i, m, sq, dir, nb, v, nbest = 0, choice = buf[0]
-        cdef double score, best = -1e18, base = 0.0
+        cdef int i, m, sq, dir, nb, v
+        cdef double score, base = 0.0
+        cdef Pick pick
         cdef int thr[4]
         if n == 1:
             return buf[0]
         if d.phase == PH_PLAY:
             base = pos_value(d, p, thr)
+        pick_start(&pick, buf[0])
         for i in range(n):
             m = buf[i]
             if d.phase == PH_HOUSE:
@@ -847,22 +829,15 @@ cdef class CatEarth(State):
                 memcpy(&tmp, d, sizeof(CEData))
                 do_move(&tmp, m)
                 score = pos_value(&tmp, p, thr)
-            if score > best + 1e-9:
-                best = score
-                nbest = 1
-                choice = m
-            elif score > best - 1e-9:
-                nbest += 1
-                if rng_below(rng, nbest) == 0:
-                    choice = m
-        return choice
+            pick_offer(&pick, rng, m, score, 1e-9)
+        return pick.choice
 
     cdef void evaluate_c(self, double* out) noexcept nogil:
         """Per seat still in: s = max(0.25, houses - 0.5 * threatened houses); the estimate
         is s^2 / sum(s^2) (seats that are out get 0). During setup every seat gets 1/n."""
         cdef CEData* d = &self.d
         cdef double s[4]
-        cdef double total = 0.0, x
+        cdef double x
         cdef int thr[4]
         cdef int p, n = d.h.players
         if d.h.terminal:
@@ -881,9 +856,7 @@ cdef class CatEarth(State):
                 s[p] = x * x
             else:
                 s[p] = 0.0
-            total += s[p]
-        for p in range(n):
-            out[p] = s[p] / total
+        normalize(out, s, n)
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
         cdef CEData* d = &self.d
@@ -1067,7 +1040,189 @@ cdef class CatEarth(State):
         return "\n".join(lines)
 
     def _read(self, f):
-        _read(self, f)
+        cdef CEData* d = &self.d
+        cdef int n = d.h.players
+        cdef int sq, p, t, i
+        text = f.text
+        if "setup" in f:
+            if f["setup"].value not in SETUPS:
+                raise f.error(f["setup"], "expected moves or random")
+            d.setup_random = f["setup"].value == "random"
+        ph = f["phase"]
+        if ph.value not in PHASES:
+            raise f.error(ph, f"expected one of {', '.join(PHASES)}")
+        d.phase = PHASES.index(ph.value)
+        counts = [0] * 13
+
+        # the board
+        bf = f["board"]
+        rows = bf.value.split("/")
+        if len(rows) != 7:
+            raise f.error(bf, f"expected 7 ranks (7 to 1) separated by /, got {len(rows)}")
+        off = 0
+        ntrees = 0
+        for ri, row in enumerate(rows):
+            if len(row) != 7:
+                raise f.error(bf, f"rank {7 - ri} needs 7 squares (a to g), got {len(row)}", off,
+                              len(row) or 1)
+            for fi, ch in enumerate(row):
+                valid = "." + "0123"[:n] + "TC"
+                if ch not in valid:
+                    raise f.error(bf, f"{ch!r} is not a square; squares are {' '.join(valid)}",
+                                  off + fi, 1)
+                sq = (6 - ri) * 7 + fi
+                v = BOARD_CHARS.index(ch)
+                d.board[sq] = v
+                if is_house(v):
+                    d.houses[v - 1] += 1
+                elif v == TREE:
+                    ntrees += 1
+                elif v == CAT:
+                    if d.ncats == 4:
+                        raise f.error(bf, "more than 4 cats", off + fi, 1)
+                    d.cat_sq[d.ncats] = sq
+                    d.ncats += 1
+            off += len(row) + 1
+        sort_cats(d)
+        per = HOUSES_EACH[n]
+        for p in range(n):
+            if d.houses[p] > per:
+                raise f.error(bf, f"seat {p} has {d.houses[p]} houses; with {n} players each has {per}")
+        if ntrees > n * TREES_EACH[n]:
+            raise f.error(bf, f"{ntrees} trees; with {n} players there are {n * TREES_EACH[n]}")
+        for sq in range(49):
+            if d.board[sq] == TREE and not _tree_placement_ok(d, sq):
+                raise f.error(bf, f"the tree on {SQ_NAMES[sq]} is on or next to d4 or next to "
+                              f"another tree")
+        if d.ncats == 0:
+            raise f.error(bf, "no cat on the board; the game starts with one on d4")
+        pending = f.int("pending", 0, 3)
+        if d.ncats + pending > 4:
+            raise f.error(f["pending"], f"{d.ncats} cats on the board and {pending} waiting: "
+                          f"there are only 4 cats")
+        d.pending = pending
+
+        hf = f["hands"]
+        for p, (part, off) in enumerate(f.parts("hands", n, "/", "hands")):
+            hand = f.cards("hands", part, off, CARD_CHARS, counts)
+            if len(hand) > HAND_LIMIT + 1:
+                raise f.error(hf, f"seat {p} holds {len(hand)} cards; a hand has at most 5", off,
+                              len(part) or 1)
+            for t in hand:
+                d.hand[p][t] += 1
+            d.hand_size[p] = len(hand)
+        deck = f.cards("deck", f["deck"].value, 0, CARD_CHARS, counts)
+        if len(deck) > CE_CARDS:
+            raise f.error(f["deck"], f"{len(deck)} cards is more than the deck has")
+        d.deck_top = CE_CARDS - len(deck)
+        for i, t in enumerate(deck):
+            d.deck[d.deck_top + i] = t
+        for t in f.cards("discard", f["discard"].value, 0, CARD_CHARS, counts):
+            d.discard[t] += 1
+        check_card_counts(text, counts, COMP, CARD_LONG, SPEC.name, d.h.view_seat >= 0)
+
+        rnd = f.int("round", 0, MAX_ROUNDS)
+        played = f.int("played", 0, MAX_PLAYS - 1)
+        d.round = rnd
+        d.played = played
+        wf = f["winners"]
+        winners = 0
+        if wf.value != "-":
+            for part in wf.value.split(","):
+                if not (part.isascii() and part.isdigit()) or int(part) >= n or (winners >> int(part) & 1):
+                    raise f.error(wf, f"expected - or distinct seats 0 to {n - 1} separated by ,")
+                winners |= 1 << int(part)
+        tf = f["turn"]
+        total_houses = sum(d.houses[p] for p in range(n))
+        setup_cards = all(d.hand_size[p] == 0 for p in range(n)) and len(deck) == CE_CARDS
+
+        if d.phase <= PH_TREE:
+            if not setup_cards:
+                raise NotationError("during setup all 40 cards are in the deck", text)
+            if d.ncats != 1 or d.board[D4] != CAT or pending:
+                raise f.error(bf, "during setup the only cat is on d4")
+            if rnd != 0 or played != 0 or winners:
+                raise NotationError("during setup round and played are 0 and winners is -", text)
+            for sq in range(49):
+                if is_house(d.board[sq]) and not START[n][sq]:
+                    raise f.error(bf, f"a house on {SQ_NAMES[sq]}, which is no starting square "
+                                  f"for {n} players")
+            if d.phase == PH_HOUSE:
+                placed = total_houses
+                if ntrees or placed >= n * per:
+                    raise f.error(ph, "houses are placed before trees, until all are down")
+                for p in range(n):
+                    if d.houses[p] != placed // n + (1 if p < placed % n else 0):
+                        raise f.error(bf, "houses are placed one at a time from seat 0 clockwise")
+                turn = placed % n
+            else:
+                if total_houses != n * per or any(d.houses[p] != per for p in range(n)):
+                    raise f.error(ph, f"trees come after all houses ({per} each) are placed")
+                if ntrees >= n * TREES_EACH[n]:
+                    raise f.error(ph, "all trees are placed; the game is in play")
+                placed = n * per + ntrees
+                turn = ((n - 1 - ntrees) % n + n) % n
+            if f.int("turn", 0, n - 1) != turn:
+                raise f.error(tf, f"seat {turn} places next")
+            d.placed = placed
+            d.alive = (1 << n) - 1
+            d.h.current = turn
+        else:
+            d.placed = n * per + n * TREES_EACH[n]
+            if ntrees != n * TREES_EACH[n]:
+                raise f.error(bf, f"the game is in play: all {n * TREES_EACH[n]} trees are placed")
+            if rnd < 1:
+                raise f.error(f["round"], "in play, rounds count from 1")
+            for p in range(n):
+                if d.houses[p] > 0:
+                    d.alive |= 1 << p
+                elif d.hand_size[p] > 0:
+                    raise f.error(hf, f"seat {p} is out (no houses) and holds no cards")
+            if pending and d.board[D4] == EMPTY:
+                raise f.error(f["pending"], "a waiting cat enters as soon as d4 is empty")
+            if d.phase == PH_OVER:
+                if tf.value != "-":
+                    raise f.error(tf, "the game is over: turn must be -")
+                if winners == 0:
+                    raise f.error(wf, "the game is over: name the winners")
+                if d.alive:
+                    best = max(d.houses[p] for p in range(n))
+                    expect = sum(1 << p for p in range(n) if d.houses[p] == best)
+                    if winners != expect:
+                        raise f.error(wf, "the players with the most houses win")
+                    if d.alive & (d.alive - 1) and rnd != MAX_ROUNDS:
+                        raise f.error(f["round"], "with two players still in, the game ends only "
+                                      "after round 100")
+                if played:
+                    raise f.error(f["played"], "the game is over: played is 0")
+                d.h.current = NO_SEAT
+                d.h.terminal = 1
+                d.winners = winners
+            else:
+                if winners:
+                    raise f.error(wf, "the game is not over: winners is -")
+                if d.alive & (d.alive - 1) == 0:
+                    raise f.error(bf, "with fewer than two players holding houses the game is over")
+                cur = f.int("turn", 0, n - 1)
+                if not d.alive >> cur & 1:
+                    raise f.error(tf, f"seat {cur} is out and cannot be the seat to move")
+                if CE_CARDS - d.deck_top == 0:
+                    raise f.error(f["deck"], "in play the deck is never empty (it is reshuffled "
+                                  "the moment its last card is drawn)")
+                for p in range(n):
+                    if p != cur and d.hand_size[p] > HAND_LIMIT:
+                        raise f.error(hf, f"seat {p} holds {d.hand_size[p]} cards; between turns "
+                                      f"a hand has at most 4")
+                if d.phase == PH_PLAY:
+                    if d.hand_size[cur] == 0 or d.hand_size[cur] + played > HAND_LIMIT + 1:
+                        raise f.error(hf, f"seat {cur} to play holds 1 to {HAND_LIMIT + 1 - played} "
+                                      f"cards after playing {played}")
+                else:
+                    if d.hand_size[cur] <= HAND_LIMIT or played:
+                        raise f.error(ph, "a player discards only when holding more than 4 cards "
+                                      "after playing none")
+                d.h.current = cur
+
 
 
 register(CatEarth)
@@ -1079,188 +1234,3 @@ cdef bint _tree_placement_ok(CEData* d, int sq):
     ok = tree_ok(d, sq)
     d.board[sq] = TREE
     return ok
-
-
-def _read(CatEarth st, f):
-    cdef CEData* d = &st.d
-    cdef int n = d.h.players
-    cdef int sq, p, t, i
-    text = f.text
-    if "setup" in f:
-        if f["setup"].value not in SETUPS:
-            raise f.error(f["setup"], "expected moves or random")
-        d.setup_random = f["setup"].value == "random"
-    ph = f["phase"]
-    if ph.value not in PHASES:
-        raise f.error(ph, f"expected one of {', '.join(PHASES)}")
-    d.phase = PHASES.index(ph.value)
-    counts = [0] * 13
-
-    # the board
-    bf = f["board"]
-    rows = bf.value.split("/")
-    if len(rows) != 7:
-        raise f.error(bf, f"expected 7 ranks (7 to 1) separated by /, got {len(rows)}")
-    off = 0
-    ntrees = 0
-    for ri, row in enumerate(rows):
-        if len(row) != 7:
-            raise f.error(bf, f"rank {7 - ri} needs 7 squares (a to g), got {len(row)}", off,
-                          len(row) or 1)
-        for fi, ch in enumerate(row):
-            valid = "." + "0123"[:n] + "TC"
-            if ch not in valid:
-                raise f.error(bf, f"{ch!r} is not a square; squares are {' '.join(valid)}",
-                              off + fi, 1)
-            sq = (6 - ri) * 7 + fi
-            v = BOARD_CHARS.index(ch)
-            d.board[sq] = v
-            if is_house(v):
-                d.houses[v - 1] += 1
-            elif v == TREE:
-                ntrees += 1
-            elif v == CAT:
-                if d.ncats == 4:
-                    raise f.error(bf, "more than 4 cats", off + fi, 1)
-                d.cat_sq[d.ncats] = sq
-                d.ncats += 1
-        off += len(row) + 1
-    sort_cats(d)
-    per = HOUSES_EACH[n]
-    for p in range(n):
-        if d.houses[p] > per:
-            raise f.error(bf, f"seat {p} has {d.houses[p]} houses; with {n} players each has {per}")
-    if ntrees > n * TREES_EACH[n]:
-        raise f.error(bf, f"{ntrees} trees; with {n} players there are {n * TREES_EACH[n]}")
-    for sq in range(49):
-        if d.board[sq] == TREE and not _tree_placement_ok(d, sq):
-            raise f.error(bf, f"the tree on {SQ_NAMES[sq]} is on or next to d4 or next to "
-                          f"another tree")
-    if d.ncats == 0:
-        raise f.error(bf, "no cat on the board; the game starts with one on d4")
-    pending = f.int("pending", 0, 3)
-    if d.ncats + pending > 4:
-        raise f.error(f["pending"], f"{d.ncats} cats on the board and {pending} waiting: "
-                      f"there are only 4 cats")
-    d.pending = pending
-
-    hf = f["hands"]
-    for p, (part, off) in enumerate(f.parts("hands", n, "/", "hands")):
-        hand = f.cards("hands", part, off, CARD_CHARS, counts)
-        if len(hand) > HAND_LIMIT + 1:
-            raise f.error(hf, f"seat {p} holds {len(hand)} cards; a hand has at most 5", off,
-                          len(part) or 1)
-        for t in hand:
-            d.hand[p][t] += 1
-        d.hand_size[p] = len(hand)
-    deck = f.cards("deck", f["deck"].value, 0, CARD_CHARS, counts)
-    if len(deck) > CE_CARDS:
-        raise f.error(f["deck"], f"{len(deck)} cards is more than the deck has")
-    d.deck_top = CE_CARDS - len(deck)
-    for i, t in enumerate(deck):
-        d.deck[d.deck_top + i] = t
-    for t in f.cards("discard", f["discard"].value, 0, CARD_CHARS, counts):
-        d.discard[t] += 1
-    check_card_counts(text, counts, COMP, CARD_LONG, SPEC.name, d.h.view_seat >= 0)
-
-    rnd = f.int("round", 0, MAX_ROUNDS)
-    played = f.int("played", 0, MAX_PLAYS - 1)
-    d.round = rnd
-    d.played = played
-    wf = f["winners"]
-    winners = 0
-    if wf.value != "-":
-        for part in wf.value.split(","):
-            if not (part.isascii() and part.isdigit()) or int(part) >= n or (winners >> int(part) & 1):
-                raise f.error(wf, f"expected - or distinct seats 0 to {n - 1} separated by ,")
-            winners |= 1 << int(part)
-    tf = f["turn"]
-    total_houses = sum(d.houses[p] for p in range(n))
-    setup_cards = all(d.hand_size[p] == 0 for p in range(n)) and len(deck) == CE_CARDS
-
-    if d.phase <= PH_TREE:
-        if not setup_cards:
-            raise NotationError("during setup all 40 cards are in the deck", text)
-        if d.ncats != 1 or d.board[D4] != CAT or pending:
-            raise f.error(bf, "during setup the only cat is on d4")
-        if rnd != 0 or played != 0 or winners:
-            raise NotationError("during setup round and played are 0 and winners is -", text)
-        for sq in range(49):
-            if is_house(d.board[sq]) and not START[n][sq]:
-                raise f.error(bf, f"a house on {SQ_NAMES[sq]}, which is no starting square "
-                              f"for {n} players")
-        if d.phase == PH_HOUSE:
-            placed = total_houses
-            if ntrees or placed >= n * per:
-                raise f.error(ph, "houses are placed before trees, until all are down")
-            for p in range(n):
-                if d.houses[p] != placed // n + (1 if p < placed % n else 0):
-                    raise f.error(bf, "houses are placed one at a time from seat 0 clockwise")
-            turn = placed % n
-        else:
-            if total_houses != n * per or any(d.houses[p] != per for p in range(n)):
-                raise f.error(ph, f"trees come after all houses ({per} each) are placed")
-            if ntrees >= n * TREES_EACH[n]:
-                raise f.error(ph, "all trees are placed; the game is in play")
-            placed = n * per + ntrees
-            turn = ((n - 1 - ntrees) % n + n) % n
-        if f.int("turn", 0, n - 1) != turn:
-            raise f.error(tf, f"seat {turn} places next")
-        d.placed = placed
-        d.alive = (1 << n) - 1
-        d.h.current = turn
-    else:
-        d.placed = n * per + n * TREES_EACH[n]
-        if ntrees != n * TREES_EACH[n]:
-            raise f.error(bf, f"the game is in play: all {n * TREES_EACH[n]} trees are placed")
-        if rnd < 1:
-            raise f.error(f["round"], "in play, rounds count from 1")
-        for p in range(n):
-            if d.houses[p] > 0:
-                d.alive |= 1 << p
-            elif d.hand_size[p] > 0:
-                raise f.error(hf, f"seat {p} is out (no houses) and holds no cards")
-        if pending and d.board[D4] == EMPTY:
-            raise f.error(f["pending"], "a waiting cat enters as soon as d4 is empty")
-        if d.phase == PH_OVER:
-            if tf.value != "-":
-                raise f.error(tf, "the game is over: turn must be -")
-            if winners == 0:
-                raise f.error(wf, "the game is over: name the winners")
-            if d.alive:
-                best = max(d.houses[p] for p in range(n))
-                expect = sum(1 << p for p in range(n) if d.houses[p] == best)
-                if winners != expect:
-                    raise f.error(wf, "the players with the most houses win")
-                if d.alive & (d.alive - 1) and rnd != MAX_ROUNDS:
-                    raise f.error(f["round"], "with two players still in, the game ends only "
-                                  "after round 100")
-            if played:
-                raise f.error(f["played"], "the game is over: played is 0")
-            d.h.current = NO_SEAT
-            d.h.terminal = 1
-            d.winners = winners
-        else:
-            if winners:
-                raise f.error(wf, "the game is not over: winners is -")
-            if d.alive & (d.alive - 1) == 0:
-                raise f.error(bf, "with fewer than two players holding houses the game is over")
-            cur = f.int("turn", 0, n - 1)
-            if not d.alive >> cur & 1:
-                raise f.error(tf, f"seat {cur} is out and cannot be the seat to move")
-            if CE_CARDS - d.deck_top == 0:
-                raise f.error(f["deck"], "in play the deck is never empty (it is reshuffled "
-                              "the moment its last card is drawn)")
-            for p in range(n):
-                if p != cur and d.hand_size[p] > HAND_LIMIT:
-                    raise f.error(hf, f"seat {p} holds {d.hand_size[p]} cards; between turns "
-                                  f"a hand has at most 4")
-            if d.phase == PH_PLAY:
-                if d.hand_size[cur] == 0 or d.hand_size[cur] + played > HAND_LIMIT + 1:
-                    raise f.error(hf, f"seat {cur} to play holds 1 to {HAND_LIMIT + 1 - played} "
-                                  f"cards after playing {played}")
-            else:
-                if d.hand_size[cur] <= HAND_LIMIT or played:
-                    raise f.error(ph, "a player discards only when holding more than 4 cards "
-                                  "after playing none")
-            d.h.current = cur

@@ -22,11 +22,11 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 from libc.math cimport exp, sqrt
 
-from catsearch._core.rng cimport Rng, rng_below, rng_shuffle_u8, fill_keys
-from catsearch._core.state cimport State, Header, NO_SEAT, start_deal, as_view, as_full
+from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
+from catsearch._core.state cimport State, Header, NO_SEAT, restart, scores_from, normalize, as_full
 from catsearch._core.zobrist cimport count_up, count_down, count_key, set_turn, turn_key
-from catsearch._core.cards cimport (shuffled_deck, pool_from_counts, chance_from_counts,
-                                    redeal_hand, redeal_run, card_in, card_out)
+from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
+                                    redeal_hands, redeal_run, card_in, card_out, hide_cards)
 
 from catsearch._core.game import GameSpec, register
 from catsearch._core.notation import check_card_counts
@@ -68,13 +68,13 @@ cdef uint64_t Z_DISC[10][11]         # type, count before adding
 cdef uint64_t Z_OUT[10][11]
 cdef uint64_t Z_WON[4][16]
 cdef uint64_t Z_TURN[5]              # seat to move; [4]: nobody (game over)
-fill_keys(&Z_HAND[0][0][0], 4 * 11 * 4, 0x4843_0001)
-fill_keys(&Z_DECK[0][0], 60 * 11, 0x4843_0002)
-fill_keys(&Z_HERD[0][0][0][0], 12 * 4 * 3 * 3, 0x4843_0003)
-fill_keys(&Z_DISC[0][0], 10 * 11, 0x4843_0004)
-fill_keys(&Z_OUT[0][0], 10 * 11, 0x4843_0005)
-fill_keys(&Z_WON[0][0], 4 * 16, 0x4843_0006)
-fill_keys(&Z_TURN[0], 5, 0x4843_0007)
+cdef uint64_t* _TABLES[7]
+cdef Py_ssize_t _BYTES[7]
+_TABLES[:] = [&Z_HAND[0][0][0], &Z_DECK[0][0], &Z_HERD[0][0][0][0], &Z_DISC[0][0], &Z_OUT[0][0],
+              &Z_WON[0][0], &Z_TURN[0]]
+_BYTES[:] = [sizeof(Z_HAND), sizeof(Z_DECK), sizeof(Z_HERD), sizeof(Z_DISC), sizeof(Z_OUT),
+             sizeof(Z_WON), sizeof(Z_TURN)]
+fill_tables(_TABLES, _BYTES, 7, 0x4843_0001)
 
 
 # -- small mutators that keep the hash in step -------------------------------------------
@@ -161,21 +161,6 @@ cdef void end_turn(HCData* d, int p) noexcept nogil:
     set_turn(&d.h, Z_TURN, NO_SEAT)
     d.h.terminal = 1
 
-cdef uint64_t full_hash(HCData* d) noexcept nogil:
-    cdef uint64_t z = turn_key(Z_TURN, d.h.current)
-    cdef int p, t, k, i
-    for p in range(d.h.players):
-        for t in range(11):
-            z ^= count_key(Z_HAND[p][t], d.hand[p][t])
-        z ^= count_key(Z_WON[p], d.won[p])
-    for i in range(d.deck_top, d.deck_len):
-        z ^= Z_DECK[i][d.deck[i]]
-    for k in range(d.nherds):
-        z ^= herd_key(d, k)
-    for t in range(HC_TYPES):
-        z ^= count_key(Z_DISC[t], d.discard[t]) ^ count_key(Z_OUT[t], d.out[t])
-    return z
-
 cdef void unseen_counts(HCData* d, int seat, int* cnt) noexcept nogil:
     """cnt[t]: the cards of type t that `seat` has not seen (seat < 0: that nobody has seen
     in this view state, i.e. every unknown card)."""
@@ -204,7 +189,7 @@ cdef str cards_str(const unsigned char* counts, int ntypes):
 
 
 SPEC = GameSpec(
-    id="herding-cats", name="Herding Cats", moves=HC_MOVES,
+    id="herding-cats", name="Herding Cats", size=sizeof(HCData), moves=HC_MOVES,
     notation=("players", "turn", "hands", "deck", "herds", "discard", "out", "won", "rng",
               "view?"))
 
@@ -213,10 +198,6 @@ cdef class HerdingCats(State):
     """A state of Herding Cats (see the module docstring for cards, moves and notation)."""
 
     spec = SPEC
-
-    def __cinit__(self):
-        self._data = &self.d
-        self._size = sizeof(HCData)
 
     # -- the hot contract ---------------------------------------------------------------
     cdef int legal_moves_c(self, int* out) noexcept nogil:
@@ -277,55 +258,56 @@ cdef class HerdingCats(State):
             disc_add(d, m - M_DISC)
         end_turn(d, p)
 
+    cdef uint64_t compute_hash_c(self) noexcept nogil:
+        cdef HCData* d = &self.d
+        cdef uint64_t z = turn_key(Z_TURN, d.h.current)
+        cdef int p, t, k, i
+        for p in range(d.h.players):
+            for t in range(11):
+                z ^= count_key(Z_HAND[p][t], d.hand[p][t])
+            z ^= count_key(Z_WON[p], d.won[p])
+        for i in range(d.deck_top, d.deck_len):
+            z ^= Z_DECK[i][d.deck[i]]
+        for k in range(d.nherds):
+            z ^= herd_key(d, k)
+        for t in range(HC_TYPES):
+            z ^= count_key(Z_DISC[t], d.discard[t]) ^ count_key(Z_OUT[t], d.out[t])
+        return z
+
     cdef void scores_c(self, double* out) noexcept nogil:
         """Herds collected per seat."""
-        cdef int p
-        for p in range(self.d.h.players):
-            out[p] = self.d.won[p]
-
-    cdef uint64_t compute_hash_c(self) noexcept nogil:
-        return full_hash(&self.d)
+        scores_from(out, self.d.won, self.d.h.players)
 
     cdef void reset_c(self, uint64_t seed) noexcept nogil:
         cdef HCData* d = &self.d
-        cdef int players = d.h.players
         cdef int i, p
-        memset(d, 0, sizeof(HCData))
-        start_deal(&d.h, players, seed)
+        restart(self, seed)
         d.deck_len = shuffled_deck(d.deck, COMP, HC_TYPES, &d.h.rng)
-        for p in range(players):
+        for p in range(d.h.players):
             for i in range(HC_HAND):
                 hand_add(d, p, d.deck[d.deck_top])
                 d.deck_top += 1
         d.h.current = 0
-        d.h.hash = full_hash(d)
+        d.h.hash = self.compute_hash_c()
+
+    cdef void hide_c(self, int seat) noexcept nogil:
+        cdef HCData* d = &self.d
+        hide_cards(&d.h, seat, &d.hand[0][0], 11, HC_TYPES, HC_UNK, d.deck + d.deck_top,
+                   d.deck_len - d.deck_top)
+        d.h.hash = self.compute_hash_c()
 
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
         cdef HCData* d = &self.d
         cdef unsigned char pool[60]
         cdef int cnt[HC_TYPES]
-        cdef int n, i = 0, p
+        cdef int n, i
         # everything `seat` has not seen, dealt at random into the places it cannot see
         unseen_counts(d, seat, cnt)
-        n = pool_from_counts(cnt, HC_TYPES, pool)
-        rng_shuffle_u8(rng, pool, n)
-        for p in range(d.h.players):
-            i = redeal_hand(d.hand[p], &d.hand_size[p], 11, HC_UNK, p == seat, pool, i, n)
+        n = shuffled_pool(cnt, HC_TYPES, pool, rng)
+        i = redeal_hands(&d.hand[0][0], 11, d.hand_size, d.h.players, seat, HC_UNK, pool, 0, n)
         redeal_run(d.deck + d.deck_top, d.deck_len - d.deck_top, pool, i, n)
         as_full(&d.h, rng)
-        d.h.hash = full_hash(d)
-
-    cdef void hide_c(self, int seat) noexcept nogil:
-        cdef HCData* d = &self.d
-        cdef int p, t, i
-        for p in range(d.h.players):
-            if p != seat:
-                for t in range(HC_TYPES):
-                    d.hand[p][HC_UNK] += d.hand[p][t]
-                    d.hand[p][t] = 0
-        memset(d.deck + d.deck_top, HC_UNK, d.deck_len - d.deck_top)
-        as_view(&d.h, seat)
-        d.h.hash = full_hash(d)
+        d.h.hash = self.compute_hash_c()
 
     cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
         """A beginner's play: complete a herd (with a cat before a Wild Cat Lady); a Stampede
@@ -336,7 +318,9 @@ cdef class HerdingCats(State):
         cdef HCData tmp
         cdef int p = d.h.current
         cdef int n = self.legal_moves_c(buf)
-        cdef int i, m, k, score, best = -1000, nbest = 0, choice = buf[0]
+        cdef int i, m, k, score
+        cdef Pick pick
+        pick_start(&pick, buf[0])
         for i in range(n):
             m = buf[i]
             if m < M_CAT:
@@ -357,15 +341,8 @@ cdef class HerdingCats(State):
                     score = -(COMP[DOG + k] - d.out[DOG + k] - d.discard[DOG + k])
                 else:
                     score = -50
-            if score > best:
-                best = score
-                nbest = 1
-                choice = m
-            elif score == best:
-                nbest += 1
-                if rng_below(rng, nbest) == 0:
-                    choice = m
-        return choice
+            pick_offer(&pick, rng, m, score, 0.5)
+        return pick.choice
 
     cdef void evaluate_c(self, double* out) noexcept nogil:
         """Win chances from an estimate of each seat's herds: the herds it collected, plus
@@ -381,7 +358,7 @@ cdef class HerdingCats(State):
         cdef HCData* d = &self.d
         cdef HCData tmp
         cdef double x[4]
-        cdef double total = 0.0, rest, q, beta, miss, u, stamp_gain = 0.0
+        cdef double rest, q, beta, miss, u, stamp_gain = 0.0
         cdef int p, k, i, j, t, n = d.h.players, col, left
         cdef int order[4]
         cdef int norder = 0, unseen = 0, good, dead_unk = 0, dogs_unk
@@ -449,16 +426,13 @@ cdef class HerdingCats(State):
         beta = HC_EVAL_SHARPNESS / sqrt(1.0 + left)
         for p in range(n):
             x[p] = exp(beta * x[p])
-            total += x[p]
-        for p in range(n):
-            out[p] = x[p] / total
+        normalize(out, x, n)
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
-        cdef HCData* d = &self.d
         cdef int cnt[HC_TYPES]
-        if d.h.terminal or d.hand[d.h.current][HC_UNK] == 0:
-            return 0
-        unseen_counts(d, NO_SEAT, cnt)
+        if self.d.h.terminal or self.d.hand[self.d.h.current][HC_UNK] == 0:
+            return 0        # only the mover's unknown cards are drawn by chance
+        unseen_counts(&self.d, NO_SEAT, cnt)
         return chance_from_counts(cnt, HC_TYPES, outcomes, weights)
 
     cdef void apply_chance_c(self, int t) noexcept nogil:
@@ -561,72 +535,68 @@ cdef class HerdingCats(State):
         return "\n".join(lines)
 
     def _read(self, f):
-        _read(self, f)
+        cdef HCData* d = &self.d
+        cdef int n = d.h.players
+        counts = [0] * 11
+        for p, (part, off) in enumerate(f.parts("hands", n, "/", "hands")):
+            hand = f.cards("hands", part, off, LETTERS, counts)
+            if len(hand) > HC_HAND:
+                raise f.error(f["hands"], f"seat {p} holds {len(hand)} cards; a hand has at most 3", off, len(part))
+            for t in hand:
+                d.hand[p][t] += 1
+            d.hand_size[p] = len(hand)
+        deck = f.cards("deck", f["deck"].value, 0, LETTERS, counts)
+        if len(deck) > HC_CARDS - n * HC_HAND:
+            raise f.error(f["deck"], f"{len(deck)} cards is more than a deck can hold")
+        d.deck_len = HC_CARDS
+        d.deck_top = HC_CARDS - len(deck)
+        for i, t in enumerate(deck):
+            d.deck[d.deck_top + i] = t
+        if f["herds"].value != "-":
+            for part, off in f.parts("herds", None, ",", "herds"):
+                if len(part) == 0 or part[0] not in "OPBG":
+                    raise f.error(f["herds"], "a herd starts with its cowdog (O P B G)", off, len(part) or 1)
+                c = "OPBG".index(part[0])
+                rest = part[1:]
+                ncat = rest.count("opbg"[c])
+                nw = rest.count("W")
+                if ncat + nw != len(rest) or rest != "opbg"[c] * ncat + "W" * nw:
+                    raise f.error(f["herds"], f"a {COLOURS[c]} herd holds {COLOURS[c]} cats, then Wild "
+                                  f"Cat Ladies", off, len(part))
+                if ncat + nw > 2:
+                    raise f.error(f["herds"], "a herd with 3 cards is complete and leaves the table", off, len(part))
+                if d.nherds == HC_MAX_HERDS:
+                    raise f.error(f["herds"], "more herds than cowdogs", off, len(part))
+                k = d.nherds
+                d.herd_col[k], d.herd_cats[k], d.herd_wcl[k] = c, ncat, nw
+                d.nherds += 1
+                counts[DOG + c] += 1
+                counts[c] += ncat
+                counts[WCL] += nw
+        for t in f.cards("discard", f["discard"].value, 0, LETTERS, counts, False):
+            d.discard[t] += 1
+        for t in f.cards("out", f["out"].value, 0, LETTERS, counts, False):
+            d.out[t] += 1
+        won = f.int_list("won", n, 0, 15)
+        for p in range(n):
+            d.won[p] = won[p]
+        text = f.text
+        check_card_counts(text, counts, COMP, CARD_NAMES, SPEC.name, d.h.view_seat >= 0)
+        if sum(d.out[DOG:DOG + 4]) != sum(won) or sum(d.out[t] for t in range(HC_TYPES)) != 4 * sum(won):
+            raise NotationError(f"out holds the cards of {sum(won)} collected herds: 4 each, one a cowdog", text)
+        if d.deck_top < d.deck_len and any(d.hand_size[p] != HC_HAND for p in range(n)):
+            raise NotationError("while the deck has cards every hand holds 3", text)
+        terminal = d.deck_top == d.deck_len and all(d.hand_size[p] == 0 for p in range(n))
+        if terminal:
+            if f["turn"].value != "-":
+                raise f.error(f["turn"], "the game is over (deck and hands empty): turn must be -")
+            d.h.terminal = 1
+            d.h.current = NO_SEAT
+        else:
+            cur = f.int("turn", 0, n - 1)
+            if d.hand_size[cur] == 0:
+                raise f.error(f["turn"], f"seat {cur} holds no cards and cannot be the seat to move")
+            d.h.current = cur
 
 
 register(HerdingCats)
-
-
-def _read(HerdingCats st, f):
-    cdef HCData* d = &st.d
-    cdef int n = d.h.players
-    counts = [0] * 11
-    for p, (part, off) in enumerate(f.parts("hands", n, "/", "hands")):
-        hand = f.cards("hands", part, off, LETTERS, counts)
-        if len(hand) > HC_HAND:
-            raise f.error(f["hands"], f"seat {p} holds {len(hand)} cards; a hand has at most 3", off, len(part))
-        for t in hand:
-            d.hand[p][t] += 1
-        d.hand_size[p] = len(hand)
-    deck = f.cards("deck", f["deck"].value, 0, LETTERS, counts)
-    if len(deck) > HC_CARDS - n * HC_HAND:
-        raise f.error(f["deck"], f"{len(deck)} cards is more than a deck can hold")
-    d.deck_len = HC_CARDS
-    d.deck_top = HC_CARDS - len(deck)
-    for i, t in enumerate(deck):
-        d.deck[d.deck_top + i] = t
-    if f["herds"].value != "-":
-        for part, off in f.parts("herds", None, ",", "herds"):
-            if len(part) == 0 or part[0] not in "OPBG":
-                raise f.error(f["herds"], "a herd starts with its cowdog (O P B G)", off, len(part) or 1)
-            c = "OPBG".index(part[0])
-            rest = part[1:]
-            ncat = rest.count("opbg"[c])
-            nw = rest.count("W")
-            if ncat + nw != len(rest) or rest != "opbg"[c] * ncat + "W" * nw:
-                raise f.error(f["herds"], f"a {COLOURS[c]} herd holds {COLOURS[c]} cats, then Wild "
-                              f"Cat Ladies", off, len(part))
-            if ncat + nw > 2:
-                raise f.error(f["herds"], "a herd with 3 cards is complete and leaves the table", off, len(part))
-            if d.nherds == HC_MAX_HERDS:
-                raise f.error(f["herds"], "more herds than cowdogs", off, len(part))
-            k = d.nherds
-            d.herd_col[k], d.herd_cats[k], d.herd_wcl[k] = c, ncat, nw
-            d.nherds += 1
-            counts[DOG + c] += 1
-            counts[c] += ncat
-            counts[WCL] += nw
-    for t in f.cards("discard", f["discard"].value, 0, LETTERS, counts, False):
-        d.discard[t] += 1
-    for t in f.cards("out", f["out"].value, 0, LETTERS, counts, False):
-        d.out[t] += 1
-    won = f.int_list("won", n, 0, 15)
-    for p in range(n):
-        d.won[p] = won[p]
-    text = f.text
-    check_card_counts(text, counts, COMP, CARD_NAMES, SPEC.name, d.h.view_seat >= 0)
-    if sum(d.out[DOG:DOG + 4]) != sum(won) or sum(d.out[t] for t in range(HC_TYPES)) != 4 * sum(won):
-        raise NotationError(f"out holds the cards of {sum(won)} collected herds: 4 each, one a cowdog", text)
-    if d.deck_top < d.deck_len and any(d.hand_size[p] != HC_HAND for p in range(n)):
-        raise NotationError("while the deck has cards every hand holds 3", text)
-    terminal = d.deck_top == d.deck_len and all(d.hand_size[p] == 0 for p in range(n))
-    if terminal:
-        if f["turn"].value != "-":
-            raise f.error(f["turn"], "the game is over (deck and hands empty): turn must be -")
-        d.h.terminal = 1
-        d.h.current = NO_SEAT
-    else:
-        cur = f.int("turn", 0, n - 1)
-        if d.hand_size[cur] == 0:
-            raise f.error(f["turn"], f"seat {cur} holds no cards and cannot be the seat to move")
-        d.h.current = cur

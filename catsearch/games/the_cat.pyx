@@ -29,10 +29,10 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 from libc.math cimport exp
 
-from catsearch._core.rng cimport Rng, rng_below, rng_shuffle_u8, fill_keys
-from catsearch._core.state cimport State, Header, NO_SEAT, start_deal, as_view, as_full
+from catsearch._core.rng cimport Rng, rng_below, rng_shuffle_u8, fill_tables
+from catsearch._core.state cimport State, Header, NO_SEAT, restart, scores_from, normalize, as_view, as_full
 from catsearch._core.zobrist cimport set_turn, turn_key
-from catsearch._core.cards cimport pool_from_counts, chance_from_counts
+from catsearch._core.cards cimport shuffled_pool, chance_from_counts
 
 import operator
 
@@ -64,18 +64,15 @@ cdef uint64_t Z_RTICK[201]
 cdef uint64_t Z_ROUND[51]
 cdef uint64_t Z_PHASE[16]
 cdef uint64_t Z_TARGET12[1]
-fill_keys(&Z_CENTRE[0][0], 4 * 14, 0x5443_0001)
-fill_keys(&Z_PILE[0][0][0][0], 4 * 4 * 4 * 14, 0x5443_0002)
-fill_keys(&Z_KNOWN[0][0][0][0], 4 * 4 * 4 * 16, 0x5443_0003)
-fill_keys(&Z_HELD[0][0], 4 * 5, 0x5443_0004)
-fill_keys(&Z_PEND[0][0], 4 * 24, 0x5443_0005)
-fill_keys(&Z_SCORE[0][0], 4 * 64, 0x5443_0006)
-fill_keys(&Z_TURN[0], 5, 0x5443_0007)
-fill_keys(&Z_PRIO[0], 4, 0x5443_0008)
-fill_keys(&Z_RTICK[0], 201, 0x5443_0009)
-fill_keys(&Z_ROUND[0], 51, 0x5443_000A)
-fill_keys(&Z_PHASE[0], 16, 0x5443_000B)
-fill_keys(&Z_TARGET12[0], 1, 0x5443_000C)
+cdef uint64_t* _TABLES[12]
+cdef Py_ssize_t _BYTES[12]
+_TABLES[:] = [&Z_CENTRE[0][0], &Z_PILE[0][0][0][0], &Z_KNOWN[0][0][0][0], &Z_HELD[0][0],
+              &Z_PEND[0][0], &Z_SCORE[0][0], &Z_TURN[0], &Z_PRIO[0], &Z_RTICK[0], &Z_ROUND[0],
+              &Z_PHASE[0], &Z_TARGET12[0]]
+_BYTES[:] = [sizeof(Z_CENTRE), sizeof(Z_PILE), sizeof(Z_KNOWN), sizeof(Z_HELD), sizeof(Z_PEND),
+             sizeof(Z_SCORE), sizeof(Z_TURN), sizeof(Z_PRIO), sizeof(Z_RTICK), sizeof(Z_ROUND),
+             sizeof(Z_PHASE), sizeof(Z_TARGET12)]
+fill_tables(_TABLES, _BYTES, 12, 0x5443_0001)
 # Z_TURN by seat, as zobrist.turn_key reads it (nobody last)
 cdef uint64_t Z_TURN_AT[5]
 Z_TURN_AT[:] = [Z_TURN[1], Z_TURN[2], Z_TURN[3], Z_TURN[4], Z_TURN[0]]
@@ -394,7 +391,7 @@ def _target(value):
 
 
 SPEC = GameSpec(
-    id="the-cat", name="The Cat", moves=TC_MOVES,
+    id="the-cat", name="The Cat", size=sizeof(TCData), moves=TC_MOVES,
     notation=("players", "target", "round", "tick", "rtick", "scores", "turn", "chosen",
               "held", "centre", "piles", "known", "rng", "phase?", "view?"),
     options=(Option("target", int, 20, convert=_target,
@@ -406,10 +403,6 @@ cdef class TheCat(State):
     """A state of The Cat (see the module docstring for cards, moves and ticks)."""
 
     spec = SPEC
-
-    def __cinit__(self):
-        self._data = &self.d
-        self._size = sizeof(TCData)
 
     # -- the hot contract ---------------------------------------------------------------
     cdef int legal_moves_c(self, int* out) noexcept nogil:
@@ -436,28 +429,38 @@ cdef class TheCat(State):
                     return
         resolve(d)
 
-    cdef void scores_c(self, double* out) noexcept nogil:
-        """Points per seat."""
-        cdef int p
-        for p in range(self.d.h.players):
-            out[p] = self.d.score[p]
-
     cdef uint64_t compute_hash_c(self) noexcept nogil:
         return full_hash(&self.d)
 
+    cdef void scores_c(self, double* out) noexcept nogil:
+        """Points per seat."""
+        scores_from(out, self.d.score, self.d.h.players)
+
     cdef void reset_c(self, uint64_t seed) noexcept nogil:
         cdef TCData* d = &self.d
-        cdef int players = d.h.players
         cdef int target = d.target
-        memset(d, 0, sizeof(TCData))
-        start_deal(&d.h, players, seed)
+        restart(self, seed)
         d.target = target
-        d.nmoods = 9 if players == 2 else 13
-        d.npiles = 3 if players == 4 else 4
+        d.nmoods = 9 if d.h.players == 2 else 13
+        d.npiles = 3 if d.h.players == 4 else 4
         d.rnd = 1
         d.caller = -1
         deal(d)
         d.h.current = 0
+        d.h.hash = full_hash(d)
+
+    cdef void hide_c(self, int seat) noexcept nogil:
+        cdef TCData* d = &self.d
+        cdef int p, k, i
+        cdef int bit = 1 << seat
+        for p in range(d.h.players):
+            for k in range(d.npiles):
+                for i in range(4):
+                    if not (d.known[p][k][i] & bit):
+                        d.pile[p][k][i] = TC_UNK
+            if p != seat and d.pending[p] != TC_NOT_CHOSEN:
+                d.pending[p] = TC_PEND_UNK
+        as_view(&d.h, seat)
         d.h.hash = full_hash(d)
 
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
@@ -486,8 +489,7 @@ cdef class TheCat(State):
                         nplaces += 1
                     else:
                         counts[c] -= 1
-        np = pool_from_counts(counts, 13, pool)
-        rng_shuffle_u8(rng, pool, np)
+        np = shuffled_pool(counts, 13, pool, rng)
         for i in range(nplaces):
             places[i][0] = pool[i]
         # the others' choices in this tick: drawn uniformly from their legal actions
@@ -502,20 +504,6 @@ cdef class TheCat(State):
             resolve(d)
         elif d.phase == 2:
             finish_round(d, d.caller)
-
-    cdef void hide_c(self, int seat) noexcept nogil:
-        cdef TCData* d = &self.d
-        cdef int p, k, i
-        cdef int bit = 1 << seat
-        for p in range(d.h.players):
-            for k in range(d.npiles):
-                for i in range(4):
-                    if not (d.known[p][k][i] & bit):
-                        d.pile[p][k][i] = TC_UNK
-            if p != seat and d.pending[p] != TC_NOT_CHOSEN:
-                d.pending[p] = TC_PEND_UNK
-        as_view(&d.h, seat)
-        d.h.hash = full_hash(d)
 
     cdef int observe_move_c(self, int move, int seat) noexcept nogil:
         """The seat that chooses sees its move; every other seat only sees that it chose
@@ -605,7 +593,7 @@ cdef class TheCat(State):
         cdef TCData* d = &self.d
         cdef double s[4]
         cdef double x[4]
-        cdef double total = 0.0, top = -1e9, v
+        cdef double top = -1e9, v
         cdef int cnt[14]
         cdef int p, k, i, t, m, done, n = d.h.players
         if d.h.terminal:
@@ -636,9 +624,7 @@ cdef class TheCat(State):
                 top = v
         for p in range(n):
             s[p] = exp(0.6 * (x[p] - top))
-            total += s[p]
-        for p in range(n):
-            out[p] = s[p] / total
+        normalize(out, s, n)
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
         """In a view only. Phase 1 (a tick waits on hidden choices): the first hidden choice,
@@ -859,7 +845,188 @@ cdef class TheCat(State):
                 f"(see chance_outcomes) in {self.to_text()!r}")
 
     def _read(self, f):
-        _read(self, f)
+        cdef TCData* d = &self.d
+        cdef int n = d.h.players
+        text = f.text
+        d.nmoods = 9 if n == 2 else 13
+        d.npiles = 3 if n == 4 else 4
+        np = d.npiles
+        allb = (1 << n) - 1
+        view = d.h.view_seat
+        target = f.int("target", 1, 99)
+        if target not in TARGETS:
+            raise f.error(f["target"], f"{target} is not a target; the target is 20 or 12")
+        d.target = target
+        d.rnd = f.int("round", 1, TC_MAX_ROUNDS)
+        d.tick = f.int("tick", 0, TC_MAX_ROUNDS * TC_ROUND_TICKS)
+        d.rtick = f.int("rtick", 0, TC_ROUND_TICKS)
+        if not d.rtick + d.rnd - 1 <= d.tick <= d.rtick + TC_ROUND_TICKS * (d.rnd - 1):
+            raise f.error(f["tick"], f"{d.tick} ticks cannot hold {d.rnd - 1} finished round(s) of "
+                          f"1 to {TC_ROUND_TICKS} ticks and {d.rtick} tick(s) of this one")
+        scores = f.int_list("scores", n, 0, 63)
+        for p in range(n):
+            d.score[p] = scores[p]
+        moods = MOODS[:d.nmoods]
+        counts = [0] * 14
+
+        def card(key, ch, off):
+            if ch == "?":
+                if view < 0:
+                    raise f.error(f[key], "? (an unknown card) appears only in a seat's view, which "
+                                  "has view=<seat>", off, 1)
+                return TC_UNK
+            if ch not in moods:
+                raise f.error(f[key], f"{ch!r} is not a card; with {n} players the moods are "
+                              f"{' '.join(moods)}" + (" (and ? in a view)" if view >= 0 else ""), off, 1)
+            counts[moods.index(ch)] += 1
+            return moods.index(ch)
+
+        def shape(key):
+            """The value as seats (/) of piles (,) of 4 characters, with each one's offset."""
+            fv = f[key]
+            seats = fv.value.split("/")
+            if len(seats) != n:
+                raise f.error(fv, f"expected {n} seats separated by /, got {len(seats)}")
+            out = []
+            off = 0
+            for p, part in enumerate(seats):
+                piles = part.split(",")
+                if len(piles) != np:
+                    raise f.error(fv, f"seat {p} has {len(piles)} piles; with {n} players each has "
+                                  f"{np}, separated by ,", off, len(part) or 1)
+                for k, pl in enumerate(piles):
+                    if len(pl) != 4:
+                        raise f.error(fv, f"pile {k} of seat {p} has {len(pl)} cards; a pile has 4",
+                                      off, len(pl) or 1)
+                    out.append((p, k, pl, off))
+                    off += len(pl) + 1
+            return out
+
+        cv = f["centre"]
+        if len(cv.value) != 4:
+            raise f.error(cv, f"the centre holds 4 cards, not {len(cv.value)}")
+        for j, ch in enumerate(cv.value):
+            d.centre[j] = card("centre", ch, j)
+        for p, k, pl, off in shape("piles"):
+            for i, ch in enumerate(pl):
+                d.pile[p][k][i] = card("piles", ch, off + i)
+        for p, k, pl, off in shape("known"):
+            for i, ch in enumerate(pl):
+                if ch not in KNOWN_CHARS:
+                    raise f.error(f["known"], f"{ch!r}: write - (nobody knows the card), o (its owner "
+                                  f"does) or * (everyone does)", off + i, 1)
+                mask = (0, 1 << p, allb)[KNOWN_CHARS.index(ch)]
+                d.known[p][k][i] = mask
+                if view >= 0 and d.pile[p][k][i] != TC_UNK and not mask >> view & 1:
+                    raise f.error(f["piles"], f"seat {view}'s view shows card {i} of seat {p}'s pile "
+                                  f"{k}, which seat {view} does not know (known={ch})", off + i, 1)
+        for t in range(d.nmoods):
+            if counts[t] > 4:
+                raise NotationError(f"{counts[t]} cards of mood {moods[t]}; there are 4 of each", text)
+        # held piles
+        hf = f["held"]
+        parts = hf.value.split(",")
+        if len(parts) != n:
+            raise f.error(hf, f"expected {n} comma-separated entries (a pile number or -), got {len(parts)}")
+        off = 0
+        for p, part in enumerate(parts):
+            if part == "-":
+                d.held[p] = -1
+            elif len(part) == 1 and part.isascii() and part.isdigit() and int(part) < np:
+                d.held[p] = int(part)
+                if any(not d.known[p][int(part)][i] >> p & 1 for i in range(4)):
+                    raise f.error(hf, f"seat {p} holds pile {part}, so it knows its cards: known must "
+                                  f"show o or * for them", off, len(part))
+            else:
+                raise f.error(hf, f"{part!r}: a pile number 0 to {np - 1}, or - for none", off, len(part) or 1)
+            off += len(part) + 1
+        # this tick's choices
+        cf = f["chosen"]
+        parts = cf.value.split(",")
+        if len(parts) != n:
+            raise f.error(cf, f"expected {n} comma-separated entries (a move, - or ?), got {len(parts)}")
+        off = 0
+        for p, part in enumerate(parts):
+            if part == "-":
+                d.pending[p] = TC_NOT_CHOSEN
+            elif part == "?":
+                if view < 0 or view == p:
+                    raise f.error(cf, "? (a hidden choice) appears only in a view, for another seat",
+                                  off, 1)
+                d.pending[p] = TC_PEND_UNK
+            else:
+                m = _MOVE_INDEX.get(part)
+                if m is None:
+                    raise f.error(cf, f"{part!r} is not a move: wait, stop, pick<k>, swap<i><j>, "
+                                  f"or - (not chosen yet), ? (hidden)", off, len(part) or 1)
+                legal = _legal_list(d, p)
+                if m not in legal:
+                    raise f.error(cf, f"{part!r} is not legal for seat {p} (legal: "
+                                  f"{' '.join(_MOVE_TEXT[x] for x in legal)})", off, len(part))
+                d.pending[p] = m
+            off += len(part) + 1
+        # phase (views only)
+        d.phase = 0
+        d.caller = -1
+        if "phase" in f:
+            pf = f["phase"]
+            if view < 0:
+                raise f.error(pf, "only a seat's view waits for chance (phase=...)")
+            if pf.value == "resolve":
+                d.phase = 1
+            elif pf.value.startswith("score:") and (pf.value[6:] == "-" or (
+                    len(pf.value) == 7 and pf.value[6].isascii() and pf.value[6].isdigit() and int(pf.value[6]) < n)):
+                d.phase = 2
+                d.caller = -1 if pf.value[6:] == "-" else int(pf.value[6])
+            else:
+                raise f.error(pf, "write phase=resolve or phase=score:<seat or ->")
+        # the seat to choose
+        tf = f["turn"]
+        nchosen = 0
+        while nchosen < n and d.pending[nchosen] != TC_NOT_CHOSEN:
+            nchosen += 1
+        if any(d.pending[p] != TC_NOT_CHOSEN for p in range(nchosen, n)):
+            raise f.error(cf, "seats choose in seat order: after a - every seat shows -")
+        over = max(scores) >= target or d.rnd == TC_MAX_ROUNDS
+        if tf.value == "-":
+            if d.phase == 1:
+                if nchosen != n or all(d.pending[p] != TC_PEND_UNK for p in range(n)):
+                    raise f.error(f["phase"], "phase=resolve waits for hidden choices (?) once "
+                                  "every seat has chosen")
+            elif d.phase == 2:
+                if nchosen != 0:
+                    raise f.error(cf, "a round waiting to be scored has no choices pending")
+                if d.rtick == 0 or scoring_slot(d) < 0:
+                    raise f.error(f["phase"], "phase=score waits for unknown pile cards that "
+                                  "scoring needs; there are none")
+            else:
+                if not over:
+                    raise f.error(tf, f"the game is not over (no score reaches {target} and round "
+                                  f"{d.rnd} is not the last): turn must be a seat")
+                if nchosen != 0 or any(d.held[p] >= 0 for p in range(n)):
+                    raise f.error(tf, "once the game is over nobody chooses or holds a pile")
+                if any(d.known[p][k][i] != allb for p in range(n) for k in range(np) for i in range(4)):
+                    raise f.error(f["known"], "once the game is over every pile has been turned "
+                                  "over for scoring: every card is known to everyone (*)")
+                d.h.terminal = 1
+            d.h.current = NO_SEAT
+        else:
+            cur = f.int("turn", 0, n - 1)
+            if d.phase != 0:
+                raise f.error(tf, "while a view waits for chance (phase=...) turn is -")
+            if max(scores) >= target:
+                raise f.error(tf, f"a score has reached the target {target}: the game is over and "
+                              f"turn must be -")
+            if d.rtick >= TC_ROUND_TICKS:
+                raise f.error(f["rtick"], f"a round ends after {TC_ROUND_TICKS} ticks")
+            if cur != nchosen:
+                raise f.error(tf, f"seat {nchosen} is the next to choose in this tick (chosen="
+                              f"{cf.value})")
+            d.h.current = cur
+        if view < 0 and sum(counts) != 4 * d.nmoods:
+            raise NotationError(f"the notation holds {sum(counts)} cards; with {n} players the "
+                                f"game has {4 * d.nmoods}", text)
+
 
 
 register(TheCat)
@@ -888,190 +1055,6 @@ cdef str _known_char(int mask, int owner, int n):
     if mask == (1 << n) - 1:
         return "*"
     return "o"
-
-
-def _read(TheCat st, f):
-    cdef TCData* d = &st.d
-    cdef int n = d.h.players
-    text = f.text
-    d.nmoods = 9 if n == 2 else 13
-    d.npiles = 3 if n == 4 else 4
-    np = d.npiles
-    allb = (1 << n) - 1
-    view = d.h.view_seat
-    target = f.int("target", 1, 99)
-    if target not in TARGETS:
-        raise f.error(f["target"], f"{target} is not a target; the target is 20 or 12")
-    d.target = target
-    d.rnd = f.int("round", 1, TC_MAX_ROUNDS)
-    d.tick = f.int("tick", 0, TC_MAX_ROUNDS * TC_ROUND_TICKS)
-    d.rtick = f.int("rtick", 0, TC_ROUND_TICKS)
-    if not d.rtick + d.rnd - 1 <= d.tick <= d.rtick + TC_ROUND_TICKS * (d.rnd - 1):
-        raise f.error(f["tick"], f"{d.tick} ticks cannot hold {d.rnd - 1} finished round(s) of "
-                      f"1 to {TC_ROUND_TICKS} ticks and {d.rtick} tick(s) of this one")
-    scores = f.int_list("scores", n, 0, 63)
-    for p in range(n):
-        d.score[p] = scores[p]
-    moods = MOODS[:d.nmoods]
-    counts = [0] * 14
-
-    def card(key, ch, off):
-        if ch == "?":
-            if view < 0:
-                raise f.error(f[key], "? (an unknown card) appears only in a seat's view, which "
-                              "has view=<seat>", off, 1)
-            return TC_UNK
-        if ch not in moods:
-            raise f.error(f[key], f"{ch!r} is not a card; with {n} players the moods are "
-                          f"{' '.join(moods)}" + (" (and ? in a view)" if view >= 0 else ""), off, 1)
-        counts[moods.index(ch)] += 1
-        return moods.index(ch)
-
-    def shape(key):
-        """The value as seats (/) of piles (,) of 4 characters, with each one's offset."""
-        fv = f[key]
-        seats = fv.value.split("/")
-        if len(seats) != n:
-            raise f.error(fv, f"expected {n} seats separated by /, got {len(seats)}")
-        out = []
-        off = 0
-        for p, part in enumerate(seats):
-            piles = part.split(",")
-            if len(piles) != np:
-                raise f.error(fv, f"seat {p} has {len(piles)} piles; with {n} players each has "
-                              f"{np}, separated by ,", off, len(part) or 1)
-            for k, pl in enumerate(piles):
-                if len(pl) != 4:
-                    raise f.error(fv, f"pile {k} of seat {p} has {len(pl)} cards; a pile has 4",
-                                  off, len(pl) or 1)
-                out.append((p, k, pl, off))
-                off += len(pl) + 1
-        return out
-
-    cv = f["centre"]
-    if len(cv.value) != 4:
-        raise f.error(cv, f"the centre holds 4 cards, not {len(cv.value)}")
-    for j, ch in enumerate(cv.value):
-        d.centre[j] = card("centre", ch, j)
-    for p, k, pl, off in shape("piles"):
-        for i, ch in enumerate(pl):
-            d.pile[p][k][i] = card("piles", ch, off + i)
-    for p, k, pl, off in shape("known"):
-        for i, ch in enumerate(pl):
-            if ch not in KNOWN_CHARS:
-                raise f.error(f["known"], f"{ch!r}: write - (nobody knows the card), o (its owner "
-                              f"does) or * (everyone does)", off + i, 1)
-            mask = (0, 1 << p, allb)[KNOWN_CHARS.index(ch)]
-            d.known[p][k][i] = mask
-            if view >= 0 and d.pile[p][k][i] != TC_UNK and not mask >> view & 1:
-                raise f.error(f["piles"], f"seat {view}'s view shows card {i} of seat {p}'s pile "
-                              f"{k}, which seat {view} does not know (known={ch})", off + i, 1)
-    for t in range(d.nmoods):
-        if counts[t] > 4:
-            raise NotationError(f"{counts[t]} cards of mood {moods[t]}; there are 4 of each", text)
-    # held piles
-    hf = f["held"]
-    parts = hf.value.split(",")
-    if len(parts) != n:
-        raise f.error(hf, f"expected {n} comma-separated entries (a pile number or -), got {len(parts)}")
-    off = 0
-    for p, part in enumerate(parts):
-        if part == "-":
-            d.held[p] = -1
-        elif len(part) == 1 and part.isascii() and part.isdigit() and int(part) < np:
-            d.held[p] = int(part)
-            if any(not d.known[p][int(part)][i] >> p & 1 for i in range(4)):
-                raise f.error(hf, f"seat {p} holds pile {part}, so it knows its cards: known must "
-                              f"show o or * for them", off, len(part))
-        else:
-            raise f.error(hf, f"{part!r}: a pile number 0 to {np - 1}, or - for none", off, len(part) or 1)
-        off += len(part) + 1
-    # this tick's choices
-    cf = f["chosen"]
-    parts = cf.value.split(",")
-    if len(parts) != n:
-        raise f.error(cf, f"expected {n} comma-separated entries (a move, - or ?), got {len(parts)}")
-    off = 0
-    for p, part in enumerate(parts):
-        if part == "-":
-            d.pending[p] = TC_NOT_CHOSEN
-        elif part == "?":
-            if view < 0 or view == p:
-                raise f.error(cf, "? (a hidden choice) appears only in a view, for another seat",
-                              off, 1)
-            d.pending[p] = TC_PEND_UNK
-        else:
-            m = _MOVE_INDEX.get(part)
-            if m is None:
-                raise f.error(cf, f"{part!r} is not a move: wait, stop, pick<k>, swap<i><j>, "
-                              f"or - (not chosen yet), ? (hidden)", off, len(part) or 1)
-            legal = _legal_list(d, p)
-            if m not in legal:
-                raise f.error(cf, f"{part!r} is not legal for seat {p} (legal: "
-                              f"{' '.join(_MOVE_TEXT[x] for x in legal)})", off, len(part))
-            d.pending[p] = m
-        off += len(part) + 1
-    # phase (views only)
-    d.phase = 0
-    d.caller = -1
-    if "phase" in f:
-        pf = f["phase"]
-        if view < 0:
-            raise f.error(pf, "only a seat's view waits for chance (phase=...)")
-        if pf.value == "resolve":
-            d.phase = 1
-        elif pf.value.startswith("score:") and (pf.value[6:] == "-" or (
-                len(pf.value) == 7 and pf.value[6].isascii() and pf.value[6].isdigit() and int(pf.value[6]) < n)):
-            d.phase = 2
-            d.caller = -1 if pf.value[6:] == "-" else int(pf.value[6])
-        else:
-            raise f.error(pf, "write phase=resolve or phase=score:<seat or ->")
-    # the seat to choose
-    tf = f["turn"]
-    nchosen = 0
-    while nchosen < n and d.pending[nchosen] != TC_NOT_CHOSEN:
-        nchosen += 1
-    if any(d.pending[p] != TC_NOT_CHOSEN for p in range(nchosen, n)):
-        raise f.error(cf, "seats choose in seat order: after a - every seat shows -")
-    over = max(scores) >= target or d.rnd == TC_MAX_ROUNDS
-    if tf.value == "-":
-        if d.phase == 1:
-            if nchosen != n or all(d.pending[p] != TC_PEND_UNK for p in range(n)):
-                raise f.error(f["phase"], "phase=resolve waits for hidden choices (?) once "
-                              "every seat has chosen")
-        elif d.phase == 2:
-            if nchosen != 0:
-                raise f.error(cf, "a round waiting to be scored has no choices pending")
-            if d.rtick == 0 or scoring_slot(d) < 0:
-                raise f.error(f["phase"], "phase=score waits for unknown pile cards that "
-                              "scoring needs; there are none")
-        else:
-            if not over:
-                raise f.error(tf, f"the game is not over (no score reaches {target} and round "
-                              f"{d.rnd} is not the last): turn must be a seat")
-            if nchosen != 0 or any(d.held[p] >= 0 for p in range(n)):
-                raise f.error(tf, "once the game is over nobody chooses or holds a pile")
-            if any(d.known[p][k][i] != allb for p in range(n) for k in range(np) for i in range(4)):
-                raise f.error(f["known"], "once the game is over every pile has been turned "
-                              "over for scoring: every card is known to everyone (*)")
-            d.h.terminal = 1
-        d.h.current = NO_SEAT
-    else:
-        cur = f.int("turn", 0, n - 1)
-        if d.phase != 0:
-            raise f.error(tf, "while a view waits for chance (phase=...) turn is -")
-        if max(scores) >= target:
-            raise f.error(tf, f"a score has reached the target {target}: the game is over and "
-                          f"turn must be -")
-        if d.rtick >= TC_ROUND_TICKS:
-            raise f.error(f["rtick"], f"a round ends after {TC_ROUND_TICKS} ticks")
-        if cur != nchosen:
-            raise f.error(tf, f"seat {nchosen} is the next to choose in this tick (chosen="
-                          f"{cf.value})")
-        d.h.current = cur
-    if view < 0 and sum(counts) != 4 * d.nmoods:
-        raise NotationError(f"the notation holds {sum(counts)} cards; with {n} players the "
-                            f"game has {4 * d.nmoods}", text)
 
 
 cdef list _legal_list(TCData* d, int p):

@@ -28,10 +28,9 @@ The move count ``n`` (3 or 2) also gives the codes: ``n`` is an unknown choice (
 other seats observe of a choice), ``n + 1`` a choice not made yet.
 """
 from libc.stdint cimport uint64_t
-from libc.string cimport memset
 
 from catsearch._core.rng cimport Rng, rng_below
-from catsearch._core.state cimport State, Header, NO_SEAT, start_deal, as_view, as_full
+from catsearch._core.state cimport State, Header, NO_SEAT, restart, scores_from, as_view, as_full
 
 from catsearch._core.game import GameSpec, register
 from catsearch._core.options import Option
@@ -40,11 +39,11 @@ from catsearch.errors import InvalidMoveError
 NOTATION = ("players", "round", "turn", "choices", "points", "rng", "view?")
 ROUNDS = Option("rounds", int, 1, 1, 1000, doc="rounds in a game")
 
-RPS_SPEC = GameSpec(id="toy-rps", name="Toy rock-paper-scissors", moves=3, notation=NOTATION,
-                    default_players=2, options=(ROUNDS,), deck=False)
-PENNIES_SPEC = GameSpec(id="toy-pennies", name="Toy matching pennies", moves=2,
-                        notation=NOTATION, seats=(2, 2), default_players=2, options=(ROUNDS,),
-                        deck=False)
+RPS_SPEC = GameSpec(id="toy-rps", name="Toy rock-paper-scissors", size=sizeof(ToyData), moves=3,
+                    notation=NOTATION, default_players=2, options=(ROUNDS,), deck=False)
+PENNIES_SPEC = GameSpec(id="toy-pennies", name="Toy matching pennies", size=sizeof(ToyData),
+                        moves=2, notation=NOTATION, seats=(2, 2), default_players=2,
+                        options=(ROUNDS,), deck=False)
 
 
 cdef inline bint beats(int a, int b) noexcept nogil:
@@ -68,10 +67,6 @@ cdef class ToyRPS(State):
 
     spec = RPS_SPEC
     NAMES = ("rock", "paper", "scissors")
-
-    def __cinit__(self):
-        self._data = &self.d
-        self._size = sizeof(ToyData)
 
     # -- the rules, at C speed ----------------------------------------------------------
     cdef int legal_moves_c(self, int* out) noexcept nogil:
@@ -120,18 +115,15 @@ cdef class ToyRPS(State):
         d.h.hash = toy_hash(d)
 
     cdef void scores_c(self, double* out) noexcept nogil:
-        cdef int p
-        for p in range(self.d.h.players):
-            out[p] = self.d.points[p]
+        scores_from(out, self.d.points, self.d.h.players)
 
     cdef uint64_t compute_hash_c(self) noexcept nogil:
         return toy_hash(&self.d)
 
     cdef void reset_c(self, uint64_t seed) noexcept nogil:
         cdef ToyData* d = &self.d
-        cdef int players = d.h.players, rounds = d.rounds, p
-        memset(d, 0, sizeof(ToyData))
-        start_deal(&d.h, players, seed)
+        cdef int rounds = d.rounds, p
+        restart(self, seed)
         d.rounds = rounds
         for p in range(4):
             d.choice[p] = self._moves + 1

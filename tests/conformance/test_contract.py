@@ -53,9 +53,10 @@ def test_a_declaration_cannot_take_another_games_id():
 
 def test_a_declaration_is_checked():
     with pytest.raises(ValueError):
-        GameSpec(id="x", name="X", moves=3, notation=("turn", "rng", "view?"))
+        GameSpec(id="x", name="X", size=8, moves=3, notation=("turn", "rng", "view?"))
     with pytest.raises(ValueError):
-        GameSpec(id="x", name="X", moves=3, notation=("players", "rng", "view?"), seats=(1, 4))
+        GameSpec(id="x", name="X", size=8, moves=3, notation=("players", "rng", "view?"),
+                 seats=(1, 4))
 
 
 class _Blind(ToyRPS):
