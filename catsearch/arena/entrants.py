@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 from catsearch._core.state import State
 from catsearch.errors import IllegalMoveError
-from catsearch.search.players import Limits, Player, SearchResult, make_player, parse_spec
+from catsearch.search.players import Limits, Player, SearchResult
+from catsearch.search.spec import PlayerSpec
 
 __all__ = ["Entrant", "PlayerFailure", "Slot", "FAILURE_KINDS", "load_imports",
            "DEFAULT_ENGINE_TIMEOUT"]
@@ -91,7 +92,7 @@ class Entrant:
     @classmethod
     def builtin(cls, spec: str, label: str | None = None) -> Entrant:
         """A player built by :func:`catsearch.make_player` from ``spec``."""
-        parse_spec(spec)
+        PlayerSpec.parse(spec)
         return cls(label=label or spec.strip(), spec=spec.strip())
 
     @classmethod
@@ -148,7 +149,7 @@ class Entrant:
     def check(self) -> None:
         """Build a built-in player once, so that a bad spec fails before the match starts."""
         if not self.is_engine:
-            make_player(self.spec).close()
+            PlayerSpec.parse(self.spec).build().close()
 
 
 def _engine_label(argv: tuple[str, ...]) -> str:
@@ -212,16 +213,6 @@ def _engine_module():
                            f"installation lacks ({e})") from None
 
 
-def _spec_seed_fixed(spec: str, player: Player) -> bool:
-    _, raw = parse_spec(spec)
-    aliases = dict(getattr(type(player), "ALIASES", {}))
-    return any(aliases.get(k, k) == "seed" for k in raw)
-
-
-def _accepts_seed(player: Player) -> bool:
-    return "seed" in dict(getattr(type(player), "OPTIONS", {"seed": int}))
-
-
 class Slot:
     """The live player of one entrant in one worker.
 
@@ -237,8 +228,6 @@ class Slot:
         self.player: Player | None = None
         self.broken = False
         self.restarts = 0
-        self._seed_fixed: bool | None = None
-        self._accepts_seed: bool | None = None
         self.effective_spec = entrant.spec
 
     # -- per game ------------------------------------------------------------------------
@@ -252,17 +241,12 @@ class Slot:
             return
         if self.player is not None:
             self._close_quietly()
-        spec = self.entrant.spec
-        if self._seed_fixed is None:
-            probe = make_player(spec)
-            self._seed_fixed = _spec_seed_fixed(spec, probe)
-            self._accepts_seed = _accepts_seed(probe)
-            probe.close()
-        if not self._seed_fixed and self._accepts_seed:
-            spec = f"{spec}{',' if ':' in spec else ':'}seed={seat_seed}"
-        self.effective_spec = spec
+        spec = PlayerSpec.parse(self.entrant.spec)
+        if spec.accepts("seed") and "seed" not in spec:
+            spec = spec.replace(seed=seat_seed)
+        self.effective_spec = str(spec)
         try:
-            self.player = make_player(spec)
+            self.player = spec.build()
             self.player.new_game()
         except Exception as e:     # noqa: BLE001 - any failure of a player loses its game
             self.player = None
@@ -273,7 +257,7 @@ class Slot:
         """Whether each search gets its own seed (``Limits.seed``, ``go seed``)."""
         if self.entrant.is_engine:
             return not any(k.lower() == "seed" for k, _ in self.entrant.options)
-        return not self._seed_fixed
+        return "seed" not in PlayerSpec.parse(self.entrant.spec)
 
     def _start_engine_game(self) -> None:
         mod = _engine_module()

@@ -17,15 +17,8 @@ from typing import IO, Any, Callable
 
 import catsearch
 from catsearch._core.state import State
-from catsearch.search.players import (
-    Limits,
-    Player,
-    SearchResult,
-    _resolve,
-    make_player,
-    parse_spec,
-    player_names,
-)
+from catsearch.search.players import Limits, Player, SearchResult
+from catsearch.search.spec import PlayerSpec, player_names
 
 __all__ = ["Engine", "ENGINE_NAME", "ENGINE_AUTHOR", "bench_positions", "fnv1a64",
            "format_info", "BENCH_PLIES", "BENCH_ITERATIONS"]
@@ -421,7 +414,7 @@ class Engine:
         total_nodes = total_iterations = 0
         t0 = time.perf_counter()
         for i, (game_id, players, plies, st) in enumerate(positions):
-            player = make_player(spec)
+            player = spec.build()
             try:
                 t1 = time.perf_counter()
                 res = player.search(st, limits=Limits(iterations=iterations, seed=i))
@@ -557,43 +550,35 @@ class Engine:
 
     # -- players -----------------------------------------------------------------------------
     def _player_spec(self, opts: _Options, *, seed: int | None = None,
-                     threads: int | None = None) -> str:
-        """The ``make_player`` spec for ``opts``: the Player spec plus seed and threads."""
+                     threads: int | None = None) -> PlayerSpec:
+        """The spec of the player for ``opts``: the Player option's spec, with the engine's
+        Seed and Threads where that spec does not set them."""
         try:
-            name, raw = parse_spec(opts.player)
-        except ValueError as e:
+            spec = PlayerSpec.parse(opts.player)
+        except (TypeError, ValueError) as e:
             raise BadInput(f"setoption Player: {e}") from None
-        if name not in player_names():
-            raise BadInput(f"setoption Player: unknown player {name!r}; the players are "
-                           f"{', '.join(player_names())}")
-        cls = _resolve(name)
-        allowed = dict(getattr(cls, "OPTIONS", {"seed": int}))
-        aliases = dict(getattr(cls, "ALIASES", {}))
-        given = {aliases.get(k, k) for k in raw}
-        extra = []
         seed = opts.seed if seed is None else seed
         threads = opts.threads if threads is None else threads
-        if "seed" in allowed and "seed" not in given:
-            extra.append(f"seed={seed}")
+        extra: dict[str, int] = {}
+        if spec.accepts("seed") and "seed" not in spec:
+            extra["seed"] = seed
         if threads > 1:
-            key = aliases.get("threads", "threads")
-            if key not in allowed:
+            if not spec.accepts("threads"):
                 raise BadInput(f"setoption: Threads {threads} needs a player with a threads "
-                               f"option; {name} has none (its options are "
-                               f"{', '.join(sorted(set(allowed) | set(aliases))) or '(none)'})")
-            if key not in given:
-                extra.append(f"threads={threads}")
-        spec = opts.player.strip()
-        if extra:
-            spec += ("," if raw else ":") + ",".join(extra)
-        return spec
+                               f"option; {spec.name} has none")
+            if "threads" not in spec:
+                extra["threads"] = threads
+        try:
+            return spec.replace(**extra)
+        except (TypeError, ValueError) as e:
+            raise BadInput(f"setoption: {e}") from None
 
     def _build_player(self, opts: _Options) -> Player:
         spec = self._player_spec(opts)
         try:
-            return make_player(spec)
-        except ValueError as e:
-            raise BadInput(f"setoption: cannot build the player {spec!r}: {e}") from None
+            return spec.build()
+        except (TypeError, ValueError) as e:
+            raise BadInput(f"setoption: cannot build the player {str(spec)!r}: {e}") from None
 
     def _replace_player(self, player: Player) -> None:
         old = self.player

@@ -556,6 +556,76 @@ cdef int pile_worth(CCData* d, int p, int k) noexcept nogil:
     return s
 
 
+# The evaluation's constants, fitted to the outcomes of 600 games of mixed heuristic and
+# random play, 2-4 players (``python benchmarks/fit_cat_cards_evaluation.py --games 200``);
+# how well each game's evaluation predicts results: ``docs/evaluation.rst``.
+cdef double EV_HAND_TOY = 2.53     # a toy in hand counts this many set toys for majorities, at start
+cdef double EV_SOFT0 = 3.13       # majority softness (in toys) at the start ...
+cdef double EV_SOFT1 = 0.05       # ... and at the end
+cdef double EV_HAND_CAT = 1.28     # a cat in hand is worth this times its value at the start
+cdef double EV_TEMP0 = 11.41      # win-chance temperature (points per factor e) at the start
+cdef double EV_TEMP1 = 9.02       # ... and at the end
+
+
+cdef double expected_scores(CCData* d, double* est) noexcept nogil:
+    """Each seat's expected final score in ``est``; return the game's progress in [0, 1]
+    (the larger of the share of the deck dealt and the most sets any seat has over 5; 1
+    in final turns).
+
+    The estimate: the points of its sets; per toy type, 15 times a soft chance of being
+    the sole leader, from its lead in that toy over the best other seat (toys in hand count
+    ``EV_HAND_TOY * (1 - progress)`` each, the softness shrinks from ``EV_SOFT0`` to
+    ``EV_SOFT1``); each cat in hand ``EV_HAND_CAT * (1 - progress) - progress`` times its
+    value, each toy in hand ``-2 * progress``. An unknown card in hand counts as the
+    average card nobody has seen."""
+    cdef double eff[4][3]
+    cdef double prog, x, lead, other, soft, unk_val = 0.0
+    cdef double unk_toy[3]
+    cdef int cnt[19]
+    cdef int p, q, t, k, n = d.h.players, unseen = 0
+    prog = d.deck_top / <double>CC_CARDS
+    for p in range(n):
+        x = d.nsets[p] / <double>CC_MAX_SETS
+        if x > prog:
+            prog = x
+    if d.step == STEP_FINAL or prog > 1.0:
+        prog = 1.0
+    unk_toy[0] = unk_toy[1] = unk_toy[2] = 0.0
+    for p in range(n):
+        if d.hand[p][CC_UNK]:
+            unseen = unseen_counts(d, NO_SEAT, cnt)
+            break
+    if unseen > 0:
+        for t in range(POST):
+            unk_val += cnt[t] * d.val[t]
+        unk_val /= unseen
+        for k in range(3):
+            unk_toy[k] = cnt[POST + k] / <double>unseen
+    for p in range(n):
+        x = 0.0
+        for t in range(POST):
+            x += d.hand[p][t] * d.val[t]
+        x += d.hand[p][CC_UNK] * unk_val
+        est[p] = d.points[p] + x * (EV_HAND_CAT * (1.0 - prog) - prog)
+        for k in range(3):
+            x = d.hand[p][POST + k] + d.hand[p][CC_UNK] * unk_toy[k]
+            est[p] -= TOY_PENALTY * prog * x
+            eff[p][k] = d.setcards[p][POST + k] + EV_HAND_TOY * (1.0 - prog) * x
+    soft = EV_SOFT0 * (1.0 - prog) + EV_SOFT1 * prog
+    for p in range(n):
+        for k in range(3):
+            other = -1.0
+            for q in range(n):
+                if q != p and eff[q][k] > other:
+                    other = eff[q][k]
+            lead = (eff[p][k] - other - 0.5) / soft
+            if lead > 30.0:
+                est[p] += MAJORITY
+            elif lead > -30.0:
+                est[p] += MAJORITY / (1.0 + exp(-lead))
+    return prog
+
+
 def _values_option(v):
     """The ``values`` option as a 5-tuple (one-, two-, three-colour, Sphynx, Siamese), from
     a sequence of 5 whole numbers, a text ``"3,2,1,4,1"`` or a mapping with some of the keys
@@ -796,45 +866,25 @@ cdef class CatCards(State):
         return pick.choice
 
     cdef void evaluate_c(self, double* out) noexcept nogil:
-        """Estimated final score per seat, turned into win chances by a softmax (6 points
-        per factor e). The estimate: points of the sets formed; each toy type's current sole
-        leader gets the 15-point bonus scaled by (1 + progress) / 2; each card in hand counts
-        (1 - progress) / 2 times its value (a cat that may still go into a set) minus
-        progress times its hand penalty. Progress is the larger of the share of the deck
-        dealt and the most sets any seat has formed over 5 (1 in final turns)."""
+        """Win chances from an estimate of each seat's final score (see ``expected_scores``
+        and ``docs/rules/cat-cards.rst``, Evaluation): a softmax over seats whose
+        temperature (points per factor e) goes from ``EV_TEMP0`` at the start to
+        ``EV_TEMP1`` at the end."""
         cdef CCData* d = &self.d
-        cdef int bonus[4]
         cdef double est[4]
-        cdef double prog, x, total = 0.0, unk = 0.0, best
-        cdef int p, t, n = d.h.players
+        cdef double prog, total = 0.0, best, temp
+        cdef int p, n = d.h.players
         if d.h.terminal:
             self.returns_c(out)
             return
-        prog = d.deck_top / <double>CC_CARDS
-        for p in range(n):
-            x = d.nsets[p] / <double>CC_MAX_SETS
-            if x > prog:
-                prog = x
-        if d.step == STEP_FINAL:
-            prog = 1.0
-        toy_bonus(d, bonus)
-        for p in range(n):
-            if d.hand[p][CC_UNK]:
-                unk = unknown_penalty(d)
-                break
-        for p in range(n):
-            x = 0.0
-            for t in range(POST):
-                x += d.hand[p][t] * d.val[t] * ((1.0 - prog) * 0.5 - prog)
-            x -= TOY_PENALTY * prog * (d.hand[p][POST] + d.hand[p][MOUSE] + d.hand[p][LASER])
-            x += d.hand[p][CC_UNK] * unk * ((1.0 - prog) * 0.5 - prog)
-            est[p] = d.points[p] + bonus[p] * (1.0 + prog) * 0.5 + x
+        prog = expected_scores(d, est)
+        temp = EV_TEMP0 * (1.0 - prog) + EV_TEMP1 * prog
         best = est[0]
         for p in range(1, n):
             if est[p] > best:
                 best = est[p]
         for p in range(n):
-            est[p] = exp((est[p] - best) / 6.0)
+            est[p] = exp((est[p] - best) / temp)
             total += est[p]
         for p in range(n):
             out[p] = est[p] / total

@@ -8,7 +8,6 @@ for the seat to move, using only what that seat knows.
 from __future__ import annotations
 
 import abc
-import importlib
 import random
 import time
 from collections.abc import Mapping
@@ -16,7 +15,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable
 
+from catsearch._core.options import SEED
 from catsearch._core.state import State
+from catsearch.search.spec import PlayerSpec, player_names, register_player
 
 __all__ = [
     "Limits",
@@ -28,7 +29,7 @@ __all__ = [
     "make_player",
     "register_player",
     "player_names",
-    "parse_spec",
+    "PlayerSpec",
 ]
 
 
@@ -163,7 +164,7 @@ def _seat_view(state: State) -> State:
 class _SeededBaseline(Player):
     """A baseline whose only option is the seed of its own ``random.Random``."""
 
-    OPTIONS = {"seed": int}
+    OPTIONS = (SEED,)
 
     def __init__(self, *, seed: int | None = None) -> None:
         self.seed = seed
@@ -205,105 +206,14 @@ class HeuristicPlayer(_SeededBaseline):
                             seconds=time.perf_counter() - t0)
 
 
-# -- the registry ----------------------------------------------------------------------
+# -- building players from specs ---------------------------------------------------------
 
-# name -> "module:Class" (imported when first used) or the class itself
-_PLAYERS: dict[str, str | type] = {
-    "random": RandomPlayer,
-    "heuristic": HeuristicPlayer,
-    "ismcts": "catsearch.search.mcts:ISMCTS",
-    "pimc": "catsearch.search.mcts:DeterminizedMCTS",
-    "determinized": "catsearch.search.mcts:DeterminizedMCTS",
-    "expectimax": "catsearch.search.expectimax:Expectimax",
-}
+def make_player(spec: str | PlayerSpec) -> Player:
+    """Build a player from a spec such as ``"ismcts:iterations=2000,c=0.7,seed=3"`` (or a
+    :class:`~catsearch.search.spec.PlayerSpec`).
 
-
-def register_player(name: str, target: str | type) -> None:
-    """Make ``make_player(name...)`` build ``target`` (a class, or ``"module:Class"``).
-
-    The class declares its options as ``OPTIONS = {"name": type, ...}`` (keyword-only
-    arguments of its constructor); ``ALIASES = {"c": "exploration", ...}`` may add short names.
+    :raises TypeError: a spec that is not a str, or an option value of the wrong type.
+    :raises ValueError: an unknown player or option, or a value out of range; the message
+        names it and lists what is valid.
     """
-    _PLAYERS[name] = target
-
-
-def player_names() -> tuple[str, ...]:
-    """The names ``make_player`` knows."""
-    return tuple(sorted(_PLAYERS))
-
-
-def _resolve(name: str) -> type:
-    target = _PLAYERS[name]
-    if isinstance(target, str):
-        module, _, cls = target.partition(":")
-        target = getattr(importlib.import_module(module), cls)
-        _PLAYERS[name] = target
-    return target
-
-
-def _convert(name: str, key: str, raw: str, kind: Any) -> Any:
-    try:
-        if kind is bool:
-            low = raw.lower()
-            if low in ("1", "true", "yes", "on"):
-                return True
-            if low in ("0", "false", "no", "off"):
-                return False
-            raise ValueError
-        if isinstance(kind, tuple):          # a choice among strings
-            if raw not in kind:
-                raise ValueError
-            return raw
-        return kind(raw)
-    except ValueError:
-        expected = (f"one of {', '.join(kind)}" if isinstance(kind, tuple)
-                    else "true or false" if kind is bool else f"a {kind.__name__}")
-        raise ValueError(f"{name}: option {key}={raw!r} is not valid; expected {expected}") from None
-
-
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``"name:key=value,key=value"`` into the name and the raw options."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"a player spec is a non-empty string like 'ismcts:iterations=1000', "
-                         f"not {spec!r}")
-    name, _, rest = spec.strip().partition(":")
-    options: dict[str, str] = {}
-    if rest:
-        for part in rest.split(","):
-            key, eq, value = part.partition("=")
-            key = key.strip()
-            if not eq or not key:
-                raise ValueError(f"{spec!r}: expected key=value, got {part!r}")
-            if key in options:
-                raise ValueError(f"{spec!r}: option {key!r} given twice")
-            options[key] = value.strip()
-    return name.strip(), options
-
-
-def make_player(spec: str) -> Player:
-    """Build a player from a spec such as ``"ismcts:iterations=2000,c=0.7,seed=3"``.
-
-    :raises ValueError: an unknown player or option, or a bad value; the message lists what
-        is valid.
-    """
-    name, raw = parse_spec(spec)
-    if name not in _PLAYERS:
-        raise ValueError(f"unknown player {name!r}; the players are {', '.join(player_names())}")
-    cls = _resolve(name)
-    allowed: dict[str, Any] = dict(getattr(cls, "OPTIONS", {"seed": int}))
-    aliases: dict[str, str] = dict(getattr(cls, "ALIASES", {}))
-    kwargs: dict[str, Any] = {}
-    for key, value in raw.items():
-        full = aliases.get(key, key)
-        if full not in allowed:
-            names = sorted(set(allowed) | set(aliases))
-            raise ValueError(f"unknown option {key!r} for {name}; its options are "
-                             f"{', '.join(names) or '(none)'}")
-        if full in kwargs:
-            raise ValueError(f"{spec!r}: option {full!r} given twice")
-        kwargs[full] = _convert(name, key, value, allowed[full])
-    try:
-        return cls(**kwargs)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"{spec!r}: {e}") from None
-
+    return PlayerSpec.parse(spec).build()

@@ -18,11 +18,12 @@ if they differ. The value of the game is 1/2 for each seat; a seat that could se
 choice would always win. For testing expectimax.
 
 A seat's view hides the choices of the others made this round (they are public once the
-round resolves). A view cannot resolve a round whose choices it does not know: once every
-seat has chosen it waits (no seat to move) and ``chance_outcomes_c`` reveals the first
-unknown choice, each equally likely. ``apply_hidden_c`` records another seat's choice as
-unknown, as hidden simultaneous choices must be searched (see ``docs/expectimax.rst``).
-``determinize_c`` draws the unknown choices uniformly.
+round resolves); ``determinize_c`` draws them uniformly. In ``toy-pennies`` a view cannot
+resolve a round whose choices it does not know: once both seats have chosen it waits (no
+seat to move) and ``chance_outcomes_c`` reveals the unknown choice, heads or tails with
+probability 1/2; ``apply_hidden_c`` records the other seat's choice as unknown, as hidden
+simultaneous choices must be searched (see ``docs/expectimax.rst``). ``toy-rps`` has neither
+(MO-ISMCTS searches it from determinizations); its last round's choices stay on the table.
 
 The move count ``n`` (3 or 2) also gives the codes: ``n`` is an unknown choice (and what the
 other seats observe of a choice), ``n + 1`` a choice not made yet.
@@ -85,33 +86,28 @@ cdef class ToyRPS(State):
                     d.points[p] += 1
 
     cdef void resolve(self) noexcept nogil:
-        """The round's choices are known: score them; the next round, or the end."""
+        """Every seat has chosen: score the round; the next round (choices cleared), or the
+        end (the last round's choices stay on the table)."""
         cdef ToyData* d = &self.d
         cdef int p
         self.score_round_c()
         d.round += 1
-        for p in range(d.h.players):
-            d.choice[p] = self._moves + 1
         if d.round == d.rounds:
             d.h.current = NO_SEAT
             d.h.terminal = 1
         else:
             d.h.current = 0
+            for p in range(d.h.players):
+                d.choice[p] = self._moves + 1
 
     cdef void apply_c(self, int move) noexcept nogil:
         cdef ToyData* d = &self.d
-        cdef int p
         d.choice[d.h.current] = move
         d.h.ply += 1
         if d.h.current + 1 < d.h.players:
             d.h.current += 1
         else:
-            d.h.current = NO_SEAT
-            for p in range(d.h.players):
-                if d.choice[p] == self._moves:
-                    break       # a view waits for chance to reveal the unknown choice
-            else:
-                self.resolve()
+            self.resolve()
         d.h.hash = toy_hash(d)
 
     cdef void scores_c(self, double* out) noexcept nogil:
@@ -144,42 +140,13 @@ cdef class ToyRPS(State):
         cdef ToyData* d = &self.d
         cdef int p
         for p in range(d.h.players):
-            if p != seat and d.choice[p] != self._moves + 1:
+            if p != seat and d.choice[p] != self._moves + 1 and not d.h.terminal:
                 d.choice[p] = self._moves
         as_view(&d.h, seat)
         d.h.hash = toy_hash(d)
 
     cdef int observe_move_c(self, int move, int seat) noexcept nogil:
         return move if seat == self.d.h.current else self._moves
-
-    cdef int apply_hidden_c(self) noexcept nogil:
-        cdef ToyData* d = &self.d
-        if d.h.view_seat < 0 or d.h.current < 0 or d.h.current == d.h.view_seat:
-            return 0
-        self.apply_c(self._moves)
-        return 1
-
-    cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
-        cdef ToyData* d = &self.d
-        cdef int m
-        if d.h.terminal or d.h.current != NO_SEAT:
-            return 0
-        for m in range(self._moves):
-            outcomes[m] = m
-            weights[m] = 1.0 / self._moves
-        return self._moves
-
-    cdef void apply_chance_c(self, int outcome) noexcept nogil:
-        cdef ToyData* d = &self.d
-        cdef int p, unknown = 0
-        for p in range(d.h.players):
-            if d.choice[p] == self._moves:
-                unknown += 1
-                if unknown == 1:
-                    d.choice[p] = outcome
-        if unknown == 1:
-            self.resolve()
-        d.h.hash = toy_hash(d)
 
     # -- the Python side: options, text, knowledge --------------------------------------
     def _set_options(self, dict options):
@@ -235,8 +202,9 @@ cdef class ToyRPS(State):
                     raise f.error(f["choices"], "seats choose in seat order", off, len(part))
                 chosen += 1
         if d.round == d.rounds:
-            if f["turn"].value != "-" or chosen:
-                raise f.error(f["turn"], "the game is over: turn is - and nobody has chosen")
+            if f["turn"].value != "-" or chosen not in (0, n) or "?" in f["choices"].value:
+                raise f.error(f["turn"], "the game is over: turn is -, and the last round's "
+                              "choices are public or cleared")
             d.h.terminal = 1
             d.h.current = NO_SEAT
         elif chosen == n:
@@ -253,8 +221,11 @@ cdef class ToyRPS(State):
         return {f"choice{p}": self._choice_text(p) for p in range(self.d.h.players)}
 
     def knowledge(self) -> dict:
-        """A choice is known to its seat only, until the round resolves."""
-        return {f"choice{p}": frozenset([p]) for p in range(self.d.h.players)}
+        """A choice is known to its seat only, until the round resolves (the last round's
+        choices stay on the table, public, in ``toy-rps``)."""
+        n = self.d.h.players
+        return {f"choice{p}": frozenset(range(n) if self.d.h.terminal else [p])
+                for p in range(n)}
 
 
 cdef class ToyPennies(ToyRPS):
@@ -266,6 +237,45 @@ cdef class ToyPennies(ToyRPS):
     cdef void score_round_c(self) noexcept nogil:
         """Seat 0 scores if the two choices match, seat 1 if they differ."""
         self.d.points[0 if self.d.choice[0] == self.d.choice[1] else 1] += 1
+
+    cdef void resolve(self) noexcept nogil:
+        ToyRPS.resolve(self)
+        self.d.choice[0] = self.d.choice[1] = self._moves + 1
+
+    cdef void apply_c(self, int move) noexcept nogil:
+        cdef ToyData* d = &self.d
+        d.choice[d.h.current] = move
+        d.h.ply += 1
+        if d.h.current == 0:
+            d.h.current = 1
+        elif d.choice[0] == self._moves or d.choice[1] == self._moves:
+            d.h.current = NO_SEAT       # a view waits for chance to reveal the choice
+        else:
+            self.resolve()
+        d.h.hash = toy_hash(d)
+
+    cdef int apply_hidden_c(self) noexcept nogil:
+        cdef ToyData* d = &self.d
+        if d.h.view_seat < 0 or d.h.current < 0 or d.h.current == d.h.view_seat:
+            return 0
+        self.apply_c(self._moves)
+        return 1
+
+    cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
+        cdef ToyData* d = &self.d
+        cdef int m
+        if d.h.terminal or d.h.current != NO_SEAT:
+            return 0
+        for m in range(self._moves):
+            outcomes[m] = m
+            weights[m] = 1.0 / self._moves
+        return self._moves
+
+    cdef void apply_chance_c(self, int outcome) noexcept nogil:
+        cdef ToyData* d = &self.d
+        d.choice[0 if d.choice[0] == self._moves else 1] = outcome
+        self.resolve()
+        d.h.hash = toy_hash(d)
 
 
 register(ToyRPS, listed=False)

@@ -56,7 +56,7 @@ BAD_LINES = [
     ("setoption name Seed value 1 2", "not a whole number"),
     ("setoption name Player value", "Player needs a player spec"),
     ("setoption name Player value nosuch", "unknown player 'nosuch'; the players are"),
-    ("setoption name Player value random:bogus=1", "unknown option 'bogus' for random"),
+    ("setoption name Player value random:bogus=1", "random: unknown option 'bogus'"),
     ("setoption name Player value random:seed=x", "seed='x' is not valid"),
     ("setoption name Player value random:seed", "expected key=value"),
     # position

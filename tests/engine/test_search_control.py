@@ -12,7 +12,7 @@ import pytest
 
 import catsearch
 from catsearch.engine.protocol import Engine
-from catsearch.search import players as players_module
+from catsearch.search import spec as spec_module
 from catsearch.search.players import Limits, Player, SearchResult
 
 G = catsearch.GAMES[0]
@@ -207,7 +207,7 @@ class InProcess:
 @pytest.fixture
 def inproc(monkeypatch):
     # registered for this test only (the registry is global to the test process)
-    monkeypatch.setitem(players_module._PLAYERS, "test-slow", SlowPlayer)
+    monkeypatch.setitem(spec_module._PLAYERS, "test-slow", SlowPlayer)
     e = InProcess()
     yield e
     e.close()

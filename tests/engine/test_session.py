@@ -51,7 +51,7 @@ def test_uci_lists_identity_options_games_and_players(engine):
     assert f"info string games {' '.join(catsearch.GAMES)}" in lines
     # the players a fresh process knows (other tests may register extra ones in this one)
     builtin = [n for n in catsearch.search.player_names()
-               if getattr(catsearch.search.players._resolve(n), "__module__", "").startswith("catsearch.")]
+               if getattr(catsearch.search.spec.player_class(n), "__module__", "").startswith("catsearch.")]
     assert f"info string players {' '.join(builtin)}" in lines
     assert lines[-1] == "uciok"
     assert engine.ask() == []

@@ -1,0 +1,184 @@
+"""Player specs: the one description of a player, parsed, checked and written back.
+
+``PlayerSpec.parse("ismcts:iterations=2000,c=0.7,seed=3")`` reads a spec string, resolves its
+player in the registry and checks every option against the player's declared
+:class:`~catsearch._core.options.Option` list (type and range; aliases become full names).
+A spec is frozen: ``spec.replace(seed=5, workers=2)`` gives a new one, checked the same way,
+and ``str(spec)`` is a spec string that parses back to an equal spec. :func:`make_player`,
+the engine, the arena and ``catsearch-play`` all build players from a ``PlayerSpec``: nothing
+pastes options into strings.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from catsearch._core.options import Option, OptionError, check_options
+
+if TYPE_CHECKING:
+    from catsearch.search.players import Player
+
+__all__ = ["PlayerSpec", "register_player", "player_names", "player_class", "player_options"]
+
+
+# name -> "module:Class" (imported when first used) or the class itself
+_PLAYERS: dict[str, Any] = {
+    "random": "catsearch.search.players:RandomPlayer",
+    "heuristic": "catsearch.search.players:HeuristicPlayer",
+    "ismcts": "catsearch.search.mcts:ISMCTS",
+    "pimc": "catsearch.search.mcts:DeterminizedMCTS",
+    "determinized": "catsearch.search.mcts:DeterminizedMCTS",
+    "expectimax": "catsearch.search.expectimax:Expectimax",
+}
+
+
+def register_player(name: str, target: str | type) -> None:
+    """Make specs named ``name`` build ``target`` (a class, or ``"module:Class"``).
+
+    The class declares its options as ``OPTIONS``, a tuple of
+    :class:`~catsearch._core.options.Option` (the keyword-only arguments of its constructor);
+    ``ALIASES = {"c": "exploration", ...}`` may add short names.
+    """
+    if not isinstance(name, str) or not name or ":" in name or "," in name:
+        raise ValueError(f"a player name is a non-empty str without ':' or ',', not {name!r}")
+    _PLAYERS[name] = target
+
+
+def player_names() -> tuple[str, ...]:
+    """The names a spec may start with."""
+    return tuple(sorted(_PLAYERS))
+
+
+def player_class(name: str) -> type:
+    """The class that specs named ``name`` build.
+
+    :raises OptionError: an unknown name (the message lists the known ones).
+    """
+    try:
+        target = _PLAYERS[name]
+    except (KeyError, TypeError):
+        raise OptionError(f"unknown player {name!r}; the players are "
+                          f"{', '.join(player_names())}", owner=str(name)) from None
+    if isinstance(target, str):
+        module, _, cls = target.partition(":")
+        target = getattr(importlib.import_module(module), cls)
+        _PLAYERS[name] = target
+    return target
+
+
+def player_options(cls: type) -> tuple[dict[str, Option], dict[str, str]]:
+    """The declared options of a player class, by name, and its aliases."""
+    declared = getattr(cls, "OPTIONS", ())
+    if isinstance(declared, dict):      # a plugin's {name: type} declaration
+        declared = tuple(Option(k, v) for k, v in declared.items())
+    return {o.name: o for o in declared}, dict(getattr(cls, "ALIASES", {}))
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player and the options given to it (checked, by full name, in name order).
+
+    Only the options given are kept: the player's defaults apply to the others.
+    """
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        cls = player_class(self.name)
+        table, aliases = player_options(cls)
+        given = dict(self.options) if not isinstance(self.options, dict) else self.options
+        checked = check_options(table, given, self.name, aliases=aliases)
+        full = {aliases.get(k, k) for k in given}
+        object.__setattr__(self, "options", tuple(sorted((k, checked[k]) for k in full)))
+
+    @classmethod
+    def parse(cls, text: str | PlayerSpec) -> PlayerSpec:
+        """Read ``"name"`` or ``"name:key=value,key=value"``.
+
+        :raises TypeError: ``text`` is not a str.
+        :raises OptionError: an unknown player or option, a malformed part, or a value that
+            is not valid (the message names it and what is valid).
+        """
+        if isinstance(text, PlayerSpec):
+            return text
+        if not isinstance(text, str):
+            raise TypeError(f"a player spec is a str like 'ismcts:iterations=1000', "
+                            f"not {type(text).__name__}")
+        if not text.strip():
+            raise OptionError("a player spec is a non-empty str like 'ismcts:iterations=1000'")
+        name, _, rest = text.strip().partition(":")
+        name = name.strip()
+        raw: dict[str, str] = {}
+        if rest.strip():
+            for part in rest.split(","):
+                key, eq, value = part.partition("=")
+                key = key.strip()
+                if not eq or not key:
+                    raise OptionError(f"{text!r}: expected key=value, got {part.strip()!r}",
+                                      owner=name)
+                if key in raw:
+                    raise OptionError(f"{text!r}: option {key!r} given twice", owner=name,
+                                      option=key)
+                raw[key] = value.strip()
+        table, aliases = player_options(player_class(name))
+        checked = check_options(table, raw, name, aliases=aliases, text=True)
+        return cls(name, tuple((aliases.get(k, k), checked[aliases.get(k, k)]) for k in raw))
+
+    def replace(self, **options: Any) -> PlayerSpec:
+        """This spec with ``options`` set (by name or alias; ``None`` where the option allows
+        it), checked."""
+        _, aliases = player_options(player_class(self.name))
+        merged = dict(self.options)
+        for key, value in options.items():
+            merged[aliases.get(key, key)] = value
+        return PlayerSpec(self.name, tuple(merged.items()))
+
+    def without(self, *names: str) -> PlayerSpec:
+        """This spec without the options ``names`` (their defaults apply again)."""
+        _, aliases = player_options(player_class(self.name))
+        drop = {aliases.get(n, n) for n in names}
+        return PlayerSpec(self.name, tuple((k, v) for k, v in self.options if k not in drop))
+
+    def _full(self, name: str) -> str:
+        return player_options(player_class(self.name))[1].get(name, name)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """The value given for option ``name`` (or an alias of it), ``default`` when none."""
+        return dict(self.options).get(self._full(name), default)
+
+    def __contains__(self, name: str) -> bool:
+        """Whether option ``name`` (or an alias of it) is given."""
+        return self._full(name) in dict(self.options)
+
+    @property
+    def player_class(self) -> type:
+        return player_class(self.name)
+
+    def accepts(self, name: str) -> bool:
+        """Whether the player has an option ``name``."""
+        return self._full(name) in player_options(self.player_class)[0]
+
+    def build(self) -> Player:
+        """A new player with these options."""
+        cls = self.player_class
+        player = cls(**dict(self.options))
+        return player
+
+    def __str__(self) -> str:
+        if not self.options:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={_text(v)}" for k, v in self.options)
+
+    def __repr__(self) -> str:
+        return f"PlayerSpec.parse({str(self)!r})"
