@@ -1094,7 +1094,8 @@ cdef class CatCards(State):
         for p, (part, off) in enumerate(f.parts("hands", n, "/", "hands")):
             pub_s, colon, priv_s = part.partition(":")
             if not colon or ":" in priv_s:
-                raise f.error(hf, "a hand is public:private (- for none), e.g. 35P:-", off, len(part) or 1)
+                raise f.error(hf, "a hand is public:private (- for none), e.g. 35P:-",
+                              off, len(part) or 1)
             pub = cards("hands", pub_s, off, False)
             priv = cards("hands", priv_s, off + len(pub_s) + 1)
             if d.h.view_seat < 0 and len(priv) > CC_SETUP_HAND:
@@ -1113,7 +1114,8 @@ cdef class CatCards(State):
         for k, (part, off) in enumerate(f.parts("piles", CC_PILES, ",", "piles")):
             pile = cards("piles", part, off)
             if len(pile) > CC_PILE_MAX:
-                raise f.error(pf, f"pile {k} holds {len(pile)} cards; a pile holds at most 4", off, len(part))
+                raise f.error(pf, f"pile {k} holds {len(pile)} cards; a pile holds at most 4",
+                              off, len(part))
             for i, t in enumerate(sorted(pile)):
                 d.pile[k][i] = t
             d.pile_n[k] = len(pile)

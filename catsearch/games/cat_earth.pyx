@@ -37,8 +37,10 @@ Cat ``k`` is the k-th cat in square order (a1 first); in text it is named by its
 from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 
-from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_below, rng_shuffle_u8, fill_tables
-from catsearch._core.state cimport State, Header, NO_SEAT, restart, scores_from, normalize, as_full, share_returns
+from catsearch._core.rng cimport (Rng, Pick, pick_start, pick_offer, rng_below, rng_shuffle_u8,
+                                  fill_tables)
+from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
+                                    as_full, share_returns)
 from catsearch._core.zobrist cimport count_up, count_down, count_key, set_value, set_turn, turn_key
 from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
                                     redeal_hand, redeal_hands, redeal_run, card_in, card_out,

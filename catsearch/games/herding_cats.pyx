@@ -541,7 +541,8 @@ cdef class HerdingCats(State):
         for p, (part, off) in enumerate(f.parts("hands", n, "/", "hands")):
             hand = f.cards("hands", part, off, LETTERS, counts)
             if len(hand) > HC_HAND:
-                raise f.error(f["hands"], f"seat {p} holds {len(hand)} cards; a hand has at most 3", off, len(part))
+                raise f.error(f["hands"], f"seat {p} holds {len(hand)} cards; a hand has at most 3",
+                              off, len(part))
             for t in hand:
                 d.hand[p][t] += 1
             d.hand_size[p] = len(hand)
@@ -555,7 +556,8 @@ cdef class HerdingCats(State):
         if f["herds"].value != "-":
             for part, off in f.parts("herds", None, ",", "herds"):
                 if len(part) == 0 or part[0] not in "OPBG":
-                    raise f.error(f["herds"], "a herd starts with its cowdog (O P B G)", off, len(part) or 1)
+                    raise f.error(f["herds"], "a herd starts with its cowdog (O P B G)",
+                                  off, len(part) or 1)
                 c = "OPBG".index(part[0])
                 rest = part[1:]
                 ncat = rest.count("opbg"[c])
@@ -564,7 +566,8 @@ cdef class HerdingCats(State):
                     raise f.error(f["herds"], f"a {COLOURS[c]} herd holds {COLOURS[c]} cats, then Wild "
                                   f"Cat Ladies", off, len(part))
                 if ncat + nw > 2:
-                    raise f.error(f["herds"], "a herd with 3 cards is complete and leaves the table", off, len(part))
+                    raise f.error(f["herds"], "a herd with 3 cards is complete and leaves the table",
+                                  off, len(part))
                 if d.nherds == HC_MAX_HERDS:
                     raise f.error(f["herds"], "more herds than cowdogs", off, len(part))
                 k = d.nherds
@@ -583,7 +586,8 @@ cdef class HerdingCats(State):
         text = f.text
         check_card_counts(text, counts, COMP, CARD_NAMES, SPEC.name, d.h.view_seat >= 0)
         if sum(d.out[DOG:DOG + 4]) != sum(won) or sum(d.out[t] for t in range(HC_TYPES)) != 4 * sum(won):
-            raise NotationError(f"out holds the cards of {sum(won)} collected herds: 4 each, one a cowdog", text)
+            raise NotationError(f"out holds the cards of {sum(won)} collected herds: 4 each, one a cowdog",
+                                text)
         if d.deck_top < d.deck_len and any(d.hand_size[p] != HC_HAND for p in range(n)):
             raise NotationError("while the deck has cards every hand holds 3", text)
         terminal = d.deck_top == d.deck_len and all(d.hand_size[p] == 0 for p in range(n))

@@ -30,7 +30,8 @@ from libc.string cimport memset, memcpy
 from libc.math cimport exp
 
 from catsearch._core.rng cimport Rng, rng_below, rng_shuffle_u8, fill_tables
-from catsearch._core.state cimport State, Header, NO_SEAT, restart, scores_from, normalize, as_view, as_full
+from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
+                                    as_view, as_full)
 from catsearch._core.zobrist cimport set_turn, turn_key
 from catsearch._core.cards cimport shuffled_pool, chance_from_counts
 
@@ -922,7 +923,8 @@ cdef class TheCat(State):
                                   f"{k}, which seat {view} does not know (known={ch})", off + i, 1)
         for t in range(d.nmoods):
             if counts[t] > 4:
-                raise NotationError(f"{counts[t]} cards of mood {moods[t]}; there are 4 of each", text)
+                raise NotationError(f"{counts[t]} cards of mood {moods[t]}; there are 4 of each",
+                                    text)
         # held piles
         hf = f["held"]
         parts = hf.value.split(",")
@@ -938,7 +940,8 @@ cdef class TheCat(State):
                     raise f.error(hf, f"seat {p} holds pile {part}, so it knows its cards: known must "
                                   f"show o or * for them", off, len(part))
             else:
-                raise f.error(hf, f"{part!r}: a pile number 0 to {np - 1}, or - for none", off, len(part) or 1)
+                raise f.error(hf, f"{part!r}: a pile number 0 to {np - 1}, or - for none",
+                              off, len(part) or 1)
             off += len(part) + 1
         # this tick's choices
         cf = f["chosen"]

@@ -217,7 +217,8 @@ def _check_state(ck: _Checker, st: State, composition) -> None:
               "a legal move is out of range(num_distinct_moves)")
     mask = st.legal_mask()
     ck.expect(mask.dtype == bool and mask.shape == (st.num_distinct_moves,)
-              and [int(i) for i in mask.nonzero()[0]] == legal, "legal_mask differs from legal_moves")
+              and [int(i) for i in mask.nonzero()[0]] == legal,
+              "legal_mask differs from legal_moves")
     for m in legal:
         s = st.move_to_str(m)
         ck.expect(s and s.isprintable() and " " not in s, f"move {m}'s text {s!r}")

@@ -179,8 +179,8 @@ cdef class ToyRPS(State):
         d = &self.d
         n = d.h.players
         done, slash, total = f["round"].value.partition("/")
-        if not slash or not (done.isdigit() and total.isdigit()) or not 0 <= int(done) <= int(total) \
-                or not 1 <= int(total) <= 1000:
+        if (not slash or not (done.isdigit() and total.isdigit())
+                or not 0 <= int(done) <= int(total) or not 1 <= int(total) <= 1000):
             raise f.error(f["round"], "expected <rounds resolved>/<rounds>, e.g. 0/1")
         d.round, d.rounds = int(done), int(total)
         points = f.int_list("points", n, 0, (n - 1) * d.rounds)
