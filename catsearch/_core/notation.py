@@ -117,7 +117,7 @@ class Fields:
             out.append((part, off))
             off += len(part) + len(sep)
         if count is not None and len(out) != count:
-            raise self.error(f, f"expected {count} {what} separated by {sep}, got {len(out)}")
+            raise self.error(f, f"expected {count} {what} separated by '{sep}', got {len(out)}")
         return out
 
     def cards(self, key: str, text: str, offset: int, letters: str, counts: list[int],

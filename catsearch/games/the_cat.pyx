@@ -692,36 +692,15 @@ cdef class TheCat(State):
         """The points that end the game (20, or 12 as an option)."""
         return self.d.target
 
-    @property
-    def round(self) -> int:
-        """The round being played (the last one once the game is over), from 1."""
-        return self.d.rnd
-
-    @property
-    def tick(self) -> int:
-        """Ticks resolved since the start of the game; seat ``tick % players`` has priority
-        in the next one."""
-        return self.d.tick
-
-    @property
-    def round_tick(self) -> int:
-        """Ticks resolved in the current round (a round ends after 200)."""
-        return self.d.rtick
-
-    @property
-    def held(self) -> list:
-        """The pile each seat holds (``None``: no pile)."""
-        return [None if self.d.held[p] < 0 else self.d.held[p] for p in range(self.d.h.players)]
-
-    @property
-    def centre(self) -> str:
-        """The four centre cards, slot 0 first."""
-        return "".join(CARD_CHARS[self.d.centre[j]] for j in range(4))
-
     def pile(self, int seat, int k) -> str:
         """The four cards of ``seat``'s pile ``k``, position 0 first (``?``: unknown here)."""
         self._check_pile(seat, k)
         return "".join(CARD_CHARS[self.d.pile[seat][k][i]] for i in range(4))
+
+    @property
+    def round(self) -> int:
+        """The round being played (the last one once the game is over), from 1."""
+        return self.d.rnd
 
     def chosen(self) -> list:
         """This tick's choice per seat: ``None`` (not chosen yet), ``"?"`` (hidden in this
@@ -731,6 +710,27 @@ cdef class TheCat(State):
             m = self.d.pending[p]
             out.append(None if m == TC_NOT_CHOSEN else "?" if m == TC_PEND_UNK else self._move_to_str(m))
         return out
+
+    @property
+    def tick(self) -> int:
+        """Ticks resolved since the start of the game; seat ``tick % players`` has priority
+        in the next one."""
+        return self.d.tick
+
+    @property
+    def held(self) -> list:
+        """The pile each seat holds (``None``: no pile)."""
+        return [None if self.d.held[p] < 0 else self.d.held[p] for p in range(self.d.h.players)]
+
+    @property
+    def round_tick(self) -> int:
+        """Ticks resolved in the current round (a round ends after 200)."""
+        return self.d.rtick
+
+    @property
+    def centre(self) -> str:
+        """The four centre cards, slot 0 first."""
+        return "".join(CARD_CHARS[self.d.centre[j]] for j in range(4))
 
     def _check_pile(self, seat, k):
         self._check_seat(seat, False)
@@ -927,11 +927,7 @@ cdef class TheCat(State):
                                     text)
         # held piles
         hf = f["held"]
-        parts = hf.value.split(",")
-        if len(parts) != n:
-            raise f.error(hf, f"expected {n} comma-separated entries (a pile number or -), got {len(parts)}")
-        off = 0
-        for p, part in enumerate(parts):
+        for p, (part, off) in enumerate(f.parts("held", n, ",", "entries (a pile number or -)")):
             if part == "-":
                 d.held[p] = -1
             elif len(part) == 1 and part.isascii() and part.isdigit() and int(part) < np:
@@ -942,14 +938,9 @@ cdef class TheCat(State):
             else:
                 raise f.error(hf, f"{part!r}: a pile number 0 to {np - 1}, or - for none",
                               off, len(part) or 1)
-            off += len(part) + 1
         # this tick's choices
         cf = f["chosen"]
-        parts = cf.value.split(",")
-        if len(parts) != n:
-            raise f.error(cf, f"expected {n} comma-separated entries (a move, - or ?), got {len(parts)}")
-        off = 0
-        for p, part in enumerate(parts):
+        for p, (part, off) in enumerate(f.parts("chosen", n, ",", "entries (a move, - or ?)")):
             if part == "-":
                 d.pending[p] = TC_NOT_CHOSEN
             elif part == "?":
@@ -967,7 +958,6 @@ cdef class TheCat(State):
                     raise f.error(cf, f"{part!r} is not legal for seat {p} (legal: "
                                   f"{' '.join(_MOVE_TEXT[x] for x in legal)})", off, len(part))
                 d.pending[p] = m
-            off += len(part) + 1
         # phase (views only)
         d.phase = 0
         d.caller = -1
