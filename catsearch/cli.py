@@ -6,7 +6,7 @@ import argparse
 import sys
 
 import catsearch
-from catsearch.search import make_player
+from catsearch.search.spec import PlayerSpec
 
 
 def play_main(argv: list[str] | None = None) -> int:
@@ -32,11 +32,12 @@ def play_main(argv: list[str] | None = None) -> int:
                 raise ValueError(f"--option expects KEY=VALUE, not {item!r}")
             options[key] = int(value) if value.lstrip("-").isdigit() else value
         state = catsearch.new_game(args.game, args.players, seed=args.seed, **options)
-        specs = args.player + ["heuristic"] * (args.players - len(args.player))
-        if len(specs) > args.players:
-            raise ValueError(f"{len(specs)} players given for {args.players} seats")
-        players = [make_player(spec) for spec in specs]
-    except ValueError as e:
+        texts = args.player + ["heuristic"] * (args.players - len(args.player))
+        if len(texts) > args.players:
+            raise ValueError(f"{len(texts)} players given for {args.players} seats")
+        specs = [PlayerSpec.parse(text) for text in texts]
+        players = [spec.build() for spec in specs]
+    except (ValueError, TypeError) as e:
         print(f"catsearch-play: error: {e}", file=sys.stderr)
         return 2
     for seat, p in enumerate(players):

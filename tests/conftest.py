@@ -1,6 +1,32 @@
 import random
+from pathlib import Path
 
 import pytest
+
+#: Test modules whose every test is slow (playing-strength matches): marked here, so that a
+#: new strength test joins the slow tier by its file name alone.
+SLOW_MODULES = ("test_strength",)
+
+#: Single slow tests in modules that are otherwise fast (node id prefixes, from the rootdir),
+#: with their times in a full run on 2 shared cores. (Tests in arena/ and engine/ carry
+#: their own ``slow`` marks.)
+SLOW_TESTS: tuple[str, ...] = (
+    "tests/search/test_expectimax.py::test_beats_random",        # 108 s for the 4 games
+    # long searches on The Cat's long game; the other games and 2 players stay fast
+    "tests/search/test_expectimax.py::test_star1_and_star2_agree_with_plain_expectimax"
+    "[the-cat-3p]",                                              # 13-17 s
+    "tests/search/test_expectimax.py::test_star1_and_star2_agree_with_plain_expectimax"
+    "[the-cat-4p]",                                              # 8-13 s
+)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Mark the slow tier (before ``-m "not slow"`` deselects it; see pyproject.toml)."""
+    for item in items:
+        name = Path(str(item.fspath)).name
+        if name.startswith(SLOW_MODULES) or item.nodeid.startswith(SLOW_TESTS):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture

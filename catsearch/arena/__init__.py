@@ -21,14 +21,16 @@ from catsearch.arena.results import (ResultsFileError, format_table, load_result
                                      summarize)
 from catsearch.arena.schedule import GameTask, derive_seed, schedule
 from catsearch.arena.stats import (SPRT, Estimate, bradley_terry, clustered_mean,
-                                   elo_estimate, elo_from_score, score_from_elo)
-from catsearch.arena.sweep import SweepResult, plot_sweep, run_sweep
+                                   elo_estimate, elo_from_score, score_from_elo,
+                                   wilson_interval)
+from catsearch.arena.sweep import PlotUnavailable, SweepResult, plot_sweep, run_sweep
 
 __all__ = [
     "run_match",
     "run_sweep",
     "SweepResult",
     "plot_sweep",
+    "PlotUnavailable",
     "MatchConfig",
     "MatchResult",
     "MatchInterrupted",
@@ -48,6 +50,7 @@ __all__ = [
     "SPRT",
     "Estimate",
     "clustered_mean",
+    "wilson_interval",
     "elo_from_score",
     "score_from_elo",
     "elo_estimate",

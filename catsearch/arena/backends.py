@@ -100,6 +100,17 @@ def _process_main(config: dict, tasks, results) -> None:
         worker.close()
 
 
+def _reap(procs, wait: float, then: str) -> None:
+    """Join every process for up to ``wait`` seconds; one still running gets ``then``
+    (``terminate``: SIGTERM, then 5 more seconds; ``kill``: SIGKILL)."""
+    for p in procs:
+        p.join(wait)
+        if p.is_alive():
+            getattr(p, then)()
+            if then == "terminate":
+                p.join(5)
+
+
 class ProcessBackend(Backend):
     """``concurrency`` worker processes (``spawn``), each with its own players and engines.
 
@@ -158,10 +169,7 @@ class ProcessBackend(Backend):
         for p in self.procs:
             if p.is_alive():
                 p.terminate()          # SIGTERM: the worker closes its engines and exits
-        for p in self.procs:
-            p.join(5)
-            if p.is_alive():
-                p.kill()
+        _reap(self.procs, 5, "kill")
         self.busy = dict.fromkeys(self.busy)
 
     def close(self) -> None:
@@ -171,11 +179,7 @@ class ProcessBackend(Backend):
                     self.queues[i].put(None)
                 except (OSError, ValueError):
                     pass
-        for p in self.procs:
-            p.join(10)
-            if p.is_alive():
-                p.terminate()
-                p.join(5)
+        _reap(self.procs, 10, "terminate")
         for q in self.queues + [self.results]:
             q.close()
             q.cancel_join_thread()

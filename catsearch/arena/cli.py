@@ -69,8 +69,9 @@ def _game_options(items) -> tuple:
     return tuple(parse_game_option(x) for x in items)
 
 
-def _entrants(players, setoptions):
-    from catsearch.arena.entrants import Entrant
+def _entrants(players, setoptions, imports=()):
+    from catsearch.arena.entrants import Entrant, load_imports
+    load_imports(imports)           # the players they register may be among ``players``
     ents = [Entrant.parse(p) for p in players]
     for item in setoptions:
         label, colon, rest = item.partition(":")
@@ -92,7 +93,8 @@ def _cmd_match(args) -> int:
     from catsearch.arena.stats import SPRT
     sprt = SPRT.parse(args.sprt) if args.sprt else None
     groups = args.groups if args.groups is not None else (100000 if sprt else 100)
-    config = MatchConfig(game=args.game, entrants=tuple(_entrants(args.players, args.setoption)),
+    config = MatchConfig(game=args.game, entrants=tuple(_entrants(args.players, args.setoption,
+                                                          args.imports)),
                          seats=args.seats, groups=groups, seed=args.seed,
                          seatings=args.seatings, game_options=_game_options(args.option),
                          move_timeout=args.move_timeout, on_failure=args.on_failure,
@@ -139,6 +141,8 @@ def _cmd_sweep(args) -> int:
                     on_failure=args.on_failure, imports=tuple(args.imports))
     if args.json:
         print(json.dumps(res.to_dict(), indent=2))
+        if res.plot_error:
+            print(f"catsearch-arena: no plot: {res.plot_error}", file=sys.stderr)
     else:
         print(res.table())
     if res.interrupted:
@@ -246,7 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "'ismcts:iterations={}'")
     s.add_argument("--budgets", required=True, help="comma-separated budgets: 30,100,300")
     s.add_argument("--opponent", required=True, metavar="PLAYER")
-    s.add_argument("--plot", default=None, metavar="FILE.png", help="write the plot here")
+    s.add_argument("--plot", default=None, metavar="FILE.png", help="write the plot here "
+                   "(needs matplotlib: pip install \"catsearch[plot]\")")
     s.add_argument("--out-dir", default=None, metavar="DIR",
                    help="results files per budget and sweep.json (reruns resume)")
     _add_match_options(s, sweep=True)

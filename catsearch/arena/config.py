@@ -6,7 +6,8 @@ import math
 from dataclasses import dataclass, field, replace
 
 import catsearch
-from catsearch.arena.entrants import Entrant
+from catsearch._core.options import check_seed
+from catsearch.arena.entrants import Entrant, load_imports
 from catsearch.arena.schedule import games_per_group, seatings, tables
 from catsearch.arena.stats import SPRT
 
@@ -46,7 +47,8 @@ class MatchConfig:
     :ivar entrants: the players; with more entrants than seats every ``seats``-subset plays.
     :ivar seats: players per game (2 to 4); by default as many as entrants, at most 4.
     :ivar groups: deal groups; each deal is played by every table under every seating.
-    :ivar seed: the master seed from which every deal and search seed derives.
+    :ivar seed: the master seed from which every deal and search seed derives: a whole
+        number from 0 to 2**64 - 1, like every seed of catsearch.
     :ivar seatings: ``all`` (every order of the table's players; the default) or ``rotate``
         (each takes every seat once, the cyclic order of play kept: fewer games, but with
         3-4 seats who plays after whom then never changes, which can decide a match).
@@ -76,6 +78,9 @@ class MatchConfig:
         if self.game not in catsearch.GAMES:
             raise ValueError(f"unknown game {self.game!r}; the games are "
                              f"{', '.join(catsearch.GAMES)}")
+        object.__setattr__(self, "imports", tuple(self.imports))
+        if not all(isinstance(e, Entrant) for e in self.entrants):
+            load_imports(self.imports)  # the players they register may be among the texts
         ents = tuple(e if isinstance(e, Entrant) else Entrant.parse(e) for e in self.entrants)
         object.__setattr__(self, "entrants", _unique_labels(ents))
         if len(self.entrants) < 2:
@@ -88,8 +93,7 @@ class MatchConfig:
         seatings(seats, self.seatings)
         if isinstance(self.groups, bool) or not isinstance(self.groups, int) or self.groups < 1:
             raise ValueError(f"groups must be a whole number >= 1, not {self.groups!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be a whole number >= 0, not {self.seed!r}")
+        object.__setattr__(self, "seed", check_seed(self.seed, "seed", none_ok=False))
         if self.on_failure not in ("lose", "void"):
             raise ValueError(f"on_failure must be 'lose' or 'void', not {self.on_failure!r}")
         if self.move_timeout is not None and not (self.move_timeout > 0
@@ -102,7 +106,6 @@ class MatchConfig:
         object.__setattr__(self, "game_options", tuple((str(k), v) for k, v in opts))
         if self.sprt is not None and len(self.entrants) != 2:
             raise ValueError(f"an SPRT compares 2 players; this match has {len(self.entrants)}")
-        object.__setattr__(self, "imports", tuple(self.imports))
         # the game must accept the options and the player count
         catsearch.new_game(self.game, seats, seed=0, **dict(self.game_options))
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from catsearch.arena.backends import make_backend
 from catsearch.arena.config import MatchConfig
-from catsearch.arena.entrants import Entrant
+from catsearch.arena.entrants import Entrant, load_imports
 from catsearch.arena.progress import Progress
 from catsearch.arena.results import ResultsFile, format_table, summarize
 from catsearch.arena.schedule import iter_schedule
@@ -189,11 +189,11 @@ def run_match(config: MatchConfig | str, players=None, *, out: str | None = None
     if not isinstance(config, MatchConfig):
         if players is None:
             raise ValueError("run_match(game, players, ...) needs the players")
+        load_imports(options.get("imports", ()))     # before the players are read
         config = MatchConfig(game=config, entrants=tuple(
             p if isinstance(p, Entrant) else Entrant.parse(p) for p in players), **options)
     elif players is not None or options:
         raise ValueError("give either a MatchConfig or a game id with players and options")
-    from catsearch.arena.entrants import load_imports
     load_imports(config.imports)
     for e in config.entrants:
         e.check()
@@ -241,6 +241,14 @@ def run_match(config: MatchConfig | str, players=None, *, out: str | None = None
                 if not beyond_decision(r):
                     write(r)
 
+    def status() -> dict:
+        """What the progress line shows (but the time left)."""
+        sprt = config.sprt
+        return {"done": len(done) + len(buffer), "total": total,
+                "failures": tracker.failures, "estimate": tracker.estimate(),
+                "llr": tracker.llr if sprt else None, "lower": sprt.lower if sprt else None,
+                "upper": sprt.upper if sprt else None}
+
     def beyond_decision(r: dict) -> bool:
         return tracker.decided_group is not None and r["group"] > tracker.decided_group
 
@@ -277,12 +285,7 @@ def run_match(config: MatchConfig | str, players=None, *, out: str | None = None
                     elapsed = time.monotonic() - t0
                     left = left_at_start - played
                     eta = elapsed / played * left if played else math.inf
-                    show({"done": len(done) + len(buffer), "total": total,
-                          "failures": tracker.failures, "estimate": tracker.estimate(),
-                          "llr": tracker.llr if config.sprt else None,
-                          "lower": config.sprt.lower if config.sprt else None,
-                          "upper": config.sprt.upper if config.sprt else None,
-                          "eta": eta, "eta_is_bound": config.sprt is not None})
+                    show({**status(), "eta": eta, "eta_is_bound": config.sprt is not None})
             interrupted = stops.count > 0
     except KeyboardInterrupt:
         interrupted = True
@@ -293,12 +296,7 @@ def run_match(config: MatchConfig | str, players=None, *, out: str | None = None
         if runner is not None:
             runner.close()
         if show is not None and played:
-            show({"done": len(done) + len(buffer), "total": total,
-                  "failures": tracker.failures, "estimate": tracker.estimate(),
-                  "llr": tracker.llr if config.sprt else None,
-                  "lower": config.sprt.lower if config.sprt else None,
-                  "upper": config.sprt.upper if config.sprt else None,
-                  "eta": 0.0}, **({"force": True} if show is bar else {}))
+            show({**status(), "eta": 0.0}, **({"force": True} if show is bar else {}))
         flush(everything=True)
         if results:
             results.close()

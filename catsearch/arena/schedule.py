@@ -19,7 +19,13 @@ __all__ = ["derive_seed", "deal_seed", "tables", "seatings", "GameTask", "schedu
 def derive_seed(master: int, *parts: object) -> int:
     """A 64-bit seed from the master seed and a path of labels (BLAKE2b of their text).
 
-    The same inputs give the same seed on every machine and Python version.
+    The same inputs give the same seed on every machine and Python version. This is the
+    arena's own derivation, kept as it is so that a results file, and a match run again from
+    its command, get the same deals and searches as when they were first played (the
+    library's :func:`catsearch._core.options.derive_seed` would give other seeds). Seeds are
+    of the one seed type (:func:`~catsearch._core.options.check_seed`): the master seed is
+    checked by :class:`~catsearch.arena.MatchConfig`, and every seed derived here is a
+    whole number from 0 to 2**64 - 1.
     """
     text = "/".join([str(int(master))] + [str(p) for p in parts])
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")

@@ -23,6 +23,7 @@ __all__ = [
     "Estimate",
     "t_quantile",
     "clustered_mean",
+    "wilson_interval",
     "elo_from_score",
     "score_from_elo",
     "elo_estimate",
@@ -185,6 +186,28 @@ def clustered_mean(sums, counts=None, *, level: float = 0.95,
             low, high = (hi_b - reach, hi_b) if mean == hi_b else (lo_b, lo_b + reach)
         low, high = max(low, lo_b), min(high, hi_b)
     return Estimate(mean, low, high, se, g)
+
+
+def wilson_interval(score: float, n: int, *, level: float = 0.95) -> Estimate:
+    """The Wilson score interval of a proportion: ``score`` (the share of successes, or the
+    mean of results in [0, 1]) over ``n`` independent trials.
+
+    For results that are independent game by game (no deal groups to cluster over); it
+    stays inside [0, 1] and is sensible at 0 and 1 successes, where the normal interval is
+    not. ``se`` is the binomial ``sqrt(score (1 - score) / n)``.
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a whole number >= 1, not {n!r}")
+    if not 0.0 <= score <= 1.0:
+        raise ValueError(f"a proportion is from 0 to 1, not {score!r}")
+    z = NormalDist().inv_cdf(0.5 + level / 2.0)
+    z2n = z * z / n
+    centre = (score + z2n / 2.0) / (1.0 + z2n)
+    half = z * math.sqrt(score * (1.0 - score) / n + z2n / (4.0 * n)) / (1.0 + z2n)
+    se = math.sqrt(score * (1.0 - score) / n)
+    low = min(float(score), max(0.0, centre - half))        # exact at 0 and 1 successes
+    high = max(float(score), min(1.0, centre + half))
+    return Estimate(float(score), low, high, se, n)
 
 
 # -- Elo ------------------------------------------------------------------------------------

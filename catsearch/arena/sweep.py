@@ -7,15 +7,19 @@ so a sweep resumes like a match.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
+import sys
 from dataclasses import dataclass, field
 
-from catsearch.arena.entrants import Entrant
+from catsearch.arena.entrants import Entrant, load_imports
 from catsearch.arena.match import MatchResult, run_match
+from catsearch.search.spec import PlayerSpec
 
-__all__ = ["run_sweep", "SweepResult", "plot_sweep", "budget_spec"]
+__all__ = ["run_sweep", "SweepResult", "plot_sweep", "budget_spec", "PlotUnavailable",
+           "PLOT_INSTALL"]
 
 
 def budget_spec(template: str, budget) -> str:
@@ -24,6 +28,16 @@ def budget_spec(template: str, budget) -> str:
         raise ValueError(f"a sweep template marks the budget with {{}}, like "
                          f"'ismcts:iterations={{}}'; got {template!r}")
     return template.replace("{budget}", str(budget)).replace("{}", str(budget))
+
+
+def _candidate(text: str, budget) -> Entrant:
+    """The entrant of one budget, labelled ``<name>@<budget>``: its label if it has one
+    (``fast=...``, an engine's name), else its player's name (``ismcts@300``)."""
+    cand = Entrant.parse(text)
+    name = cand.label
+    if not cand.is_engine and cand.label == cand.spec:      # no label given: the player
+        name = PlayerSpec.parse(cand.spec).name
+    return dataclasses.replace(cand, label=f"{name}@{budget}")
 
 
 @dataclass
@@ -37,11 +51,16 @@ class SweepResult:
     matches: list[MatchResult] = field(repr=False, default_factory=list)
     plot: str | None = None
     interrupted: bool = False
+    #: why no plot was drawn although one was asked for (matplotlib missing)
+    plot_error: str | None = None
 
     def to_dict(self) -> dict:
-        return {"type": "sweep", "game": self.game, "template": self.template,
-                "opponent": self.opponent, "points": self.points, "plot": self.plot,
-                "interrupted": self.interrupted}
+        d = {"type": "sweep", "game": self.game, "template": self.template,
+             "opponent": self.opponent, "points": self.points, "plot": self.plot,
+             "interrupted": self.interrupted}
+        if self.plot_error:
+            d["plot_error"] = self.plot_error
+        return d
 
     def table(self) -> str:
         rows = [f"budget sweep of {self.template} against {self.opponent} on {self.game}",
@@ -61,6 +80,8 @@ class SweepResult:
             rows.append(f"  {p['budget']:>8}  {p['games']:>6}  {score:>15}  {elo:>20}")
         if self.plot:
             rows.append(f"plot: {self.plot}")
+        elif self.plot_error:
+            rows.append(f"no plot: {self.plot_error}")
         return "\n".join(rows)
 
 
@@ -71,10 +92,13 @@ def run_sweep(game: str, template: str, budgets, opponent: str, *, out_dir: str 
 
     :param out_dir: a folder for one results file per budget (``budget-<b>.jsonl``) and the
         sweep's ``sweep.json``; reruns resume.
-    :param plot: a PNG path for the plot of score (or Elo with 2 seats) against budget.
+    :param plot: a PNG path for the plot of score (or Elo with 2 seats) against budget,
+        drawn with matplotlib. Without matplotlib the sweep still runs and writes its
+        results; the result's ``plot_error`` (and its table) says how to install it.
     :param options: :class:`~catsearch.arena.MatchConfig` fields (``groups``, ``seed``,
         ``seats``, ...), the same for every budget.
     """
+    load_imports(options.get("imports", ()))     # before the players are read
     budgets = list(budgets)
     if not budgets:
         raise ValueError("a sweep needs at least one budget")
@@ -84,15 +108,20 @@ def run_sweep(game: str, template: str, budgets, opponent: str, *, out_dir: str 
     interrupted = False
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
+    plot_error = None
+    if plot:
+        try:
+            _pyplot()
+        except PlotUnavailable as e:     # say so now, not after the whole sweep
+            plot_error = str(e)
+            if progress is True:
+                print(f"no plot: {plot_error}", file=sys.stderr)
     for b in budgets:
         spec = budget_spec(template, b)
-        cand = Entrant.parse(spec)
-        cand = Entrant(label=f"{cand.label.split(':')[0]}@{b}", spec=cand.spec,
-                       command=cand.command, options=cand.options)
+        cand = _candidate(spec, b)
         players = [cand] + [Entrant.parse(opponent)] * (seats - 1)
         out = os.path.join(out_dir, f"budget-{b}.jsonl") if out_dir else None
         if progress is True:
-            import sys
             print(f"budget {b}: {spec}", file=sys.stderr)
         m = run_match(game, players, out=out, progress=progress, concurrency=concurrency,
                       backend=backend, ray_address=ray_address, **options)
@@ -107,10 +136,12 @@ def run_sweep(game: str, template: str, budgets, opponent: str, *, out_dir: str 
         if m.interrupted:
             interrupted = True
             break
-    res = SweepResult(game, template, opponent, points, matches, None, interrupted)
-    if plot and points:
-        plot_sweep(res, plot)
-        res.plot = plot
+    res = SweepResult(game, template, opponent, points, matches, None, interrupted, plot_error)
+    if plot and points and plot_error is None:
+        try:
+            res.plot = plot_sweep(res, plot)
+        except PlotUnavailable as e:
+            res.plot_error = str(e)
     if out_dir:
         with open(os.path.join(out_dir, "sweep.json"), "w", encoding="utf-8") as f:
             json.dump(res.to_dict(), f, indent=2)
@@ -134,12 +165,37 @@ def _num(v, default):
     return float(v)
 
 
-def plot_sweep(sweep: SweepResult, path: str) -> str:
-    """Write the sweep's plot (Elo with 2 seats, else score, against budget on a log axis).
+#: how to get the plots
+PLOT_INSTALL = 'pip install "catsearch[plot]"'
 
-    Uses matplotlib when it is installed (``pip install catsearch[plot]``), else the small
-    PNG writer of :mod:`catsearch.arena.png`. Returns which one drew it.
+
+class PlotUnavailable(ImportError):
+    """matplotlib, which draws the sweep plots, is not installed (the message says how to
+    install it)."""
+
+
+def _pyplot():
+    """matplotlib's pyplot on the Agg backend (files only, no display).
+
+    :raises PlotUnavailable: matplotlib is not installed.
     """
+    try:
+        import matplotlib
+    except ImportError as e:
+        raise PlotUnavailable(f"the sweep plot needs matplotlib, which is not installed: "
+                              f"{PLOT_INSTALL}") from e
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def plot_sweep(sweep: SweepResult, path: str) -> str:
+    """Write the sweep's plot, a PNG (Elo with 2 seats, else score, against budget on a log
+    axis), with matplotlib (``pip install "catsearch[plot]"``); return ``path``.
+
+    :raises PlotUnavailable: matplotlib is not installed.
+    """
+    plt = _pyplot()
     pts = sweep.points
     use_elo = all("elo" in p for p in pts)
     key = "elo" if use_elo else "score"
@@ -149,33 +205,25 @@ def plot_sweep(sweep: SweepResult, path: str) -> str:
     highs = [_num(p[key]["high"], math.nan) for p in pts]
     ylabel = (f"Elo against {sweep.opponent}" if use_elo else f"score against {sweep.opponent}")
     title = f"{sweep.template.replace('{budget}', 'N').replace('{}', 'N')} on {sweep.game}"
-    hline = 0.0 if use_elo else None
     logx = min(xs) > 0 and (max(xs) / min(xs) >= 4)
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        from catsearch.arena.png import line_plot
-        line_plot(path, xs, ys, lows, highs, title=title, xlabel="budget N", ylabel=ylabel,
-                  logx=logx, hline=hline)
-        return "png"
     fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
-    err_lo = [y - lo if math.isfinite(lo) else 0 for y, lo in zip(ys, lows)]
-    err_hi = [hi - y if math.isfinite(hi) else 0 for y, hi in zip(ys, highs)]
-    ax.errorbar(xs, ys, yerr=[err_lo, err_hi], marker="o", capsize=4)
-    if hline is not None:
-        ax.axhline(hline, color="grey", linewidth=0.8)
-    if logx:
-        ax.set_xscale("log")
-        ax.set_xticks(xs)
-        ax.set_xticklabels([str(x) for x in xs])
-        ax.minorticks_off()
-    ax.set_xlabel("budget N")
-    ax.set_ylabel(ylabel + " (95% interval)")
-    ax.set_title(title)
-    ax.grid(True, alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return "matplotlib"
+    try:
+        err_lo = [y - lo if math.isfinite(lo) else 0 for y, lo in zip(ys, lows)]
+        err_hi = [hi - y if math.isfinite(hi) else 0 for y, hi in zip(ys, highs)]
+        ax.errorbar(xs, ys, yerr=[err_lo, err_hi], marker="o", capsize=4)
+        if use_elo:
+            ax.axhline(0.0, color="grey", linewidth=0.8)
+        if logx:
+            ax.set_xscale("log")
+            ax.set_xticks(xs)
+            ax.set_xticklabels([str(x) for x in xs])
+            ax.minorticks_off()
+        ax.set_xlabel("budget N")
+        ax.set_ylabel(ylabel + " (95% interval)")
+        ax.set_title(title)
+        ax.grid(True, alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(path, format="png")
+    finally:
+        plt.close(fig)
+    return path

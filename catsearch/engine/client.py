@@ -17,6 +17,7 @@ import time
 import weakref
 from collections.abc import Mapping, Sequence
 
+from catsearch._core.options import check_seed
 from catsearch._core.state import State
 from catsearch.search.players import InfoCallback, Limits, Player, SearchResult
 
@@ -266,7 +267,8 @@ class EngineClient(Player):
         """Ask the program for the move of ``state.current_player``, sending only that
         seat's view.
 
-        :raises ValueError: the game is over, or ``state`` is another seat's view.
+        :raises ValueError: the game is over, ``state`` is another seat's view, or the seed
+            of ``limits`` is not one (a whole number from 0 to 2**64 - 1).
         :raises EngineCrashed, EngineTimeout, EngineProtocolError: see the class.
         """
         seat = state.current_player
@@ -308,7 +310,7 @@ class EngineClient(Player):
             if limits.seconds is not None:
                 parts += ["movetime", str(max(1, int(round(limits.seconds * 1000))))]
         if limits.seed is not None:
-            parts += ["seed", str(int(limits.seed) % 2**64)]
+            parts += ["seed", str(check_seed(limits.seed, "Limits.seed"))]
         return " ".join(parts)
 
     def _await_bestmove(self, view: State, go: str, limits: Limits, t0: float,

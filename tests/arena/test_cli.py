@@ -13,7 +13,6 @@ import pytest
 
 import catsearch
 from catsearch.arena.cli import main
-from catsearch.arena.png import line_plot
 from catsearch.arena.sweep import run_sweep
 
 GAME = "herding-cats"
@@ -90,49 +89,73 @@ def test_ctrl_c_saves_what_is_done_and_the_rerun_resumes(tmp_path, jobs, strip_t
     assert strip_timings(records) == strip_timings(whole.records)
 
 
-def test_sweep_writes_a_plot(tmp_path):
-    res = run_sweep(GAME, "ismcts:iterations={}", [4, 16, 64], "random", groups=3, seed=1,
-                    out_dir=str(tmp_path / "sw"), plot=str(tmp_path / "sweep.png"))
-    assert [p["budget"] for p in res.points] == [4, 16, 64]
-    assert all(p["games"] == 6 for p in res.points)
-    assert all("elo" in p for p in res.points)
-    with open(tmp_path / "sweep.png", "rb") as f:
-        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
-    saved = json.loads((tmp_path / "sw" / "sweep.json").read_text())
-    assert saved["points"] == json.loads(json.dumps(res.points))
-    assert "budget sweep" in res.table()
-    # the same deals for every budget
-    seeds = [[r["deal_seed"] for r in m.records] for m in res.matches]
-    assert seeds[0] == seeds[1] == seeds[2]
-
-
-def _read_png(path):
+def _check_png(path):
+    """A valid PNG: the signature, every chunk's CRC, IHDR first, IEND last, and image data
+    that inflates to the size IHDR announces. Returns (width, height)."""
     with open(path, "rb") as f:
         data = f.read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, w, h = 8, b"", 0, 0
+    pos, idat, kinds, w, h, channels = 8, b"", [], 0, 0, 0
     while pos < len(data):
         n = struct.unpack(">I", data[pos:pos + 4])[0]
         kind = data[pos + 4:pos + 8]
         body = data[pos + 8:pos + 8 + n]
         crc = struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])[0]
-        assert crc == zlib.crc32(kind + body) & 0xFFFFFFFF
+        assert crc == zlib.crc32(kind + body) & 0xFFFFFFFF, kind
+        kinds.append(kind)
         if kind == b"IHDR":
-            w, h = struct.unpack(">II", body[:8])
+            w, h, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert depth == 8
+            channels = {0: 1, 2: 3, 4: 2, 6: 4}[colour]
         elif kind == b"IDAT":
             idat += body
         pos += 12 + n
-    raw = zlib.decompress(idat)
-    assert len(raw) == h * (1 + 3 * w)
-    return w, h, raw
+    assert kinds[0] == b"IHDR" and kinds[-1] == b"IEND"
+    assert len(zlib.decompress(idat)) == h * (1 + channels * w)
+    return w, h
 
 
-def test_fallback_png_writer(tmp_path):
-    path = str(tmp_path / "p.png")
-    line_plot(path, [10, 100, 1000], [-50.0, 20.0, 80.0], [-90.0, -10.0, 40.0],
-              [-10.0, 50.0, 120.0], title="ismcts on herding-cats", xlabel="budget",
-              ylabel="Elo", hline=0.0)
-    w, h, raw = _read_png(path)
-    assert (w, h) == (720, 440)
-    ink = sum(1 for i in range(0, len(raw), 97) if raw[i] not in (0, 255))
-    assert ink > 10      # something was drawn
+def test_sweep_writes_a_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+    res = run_sweep(GAME, "ismcts:iterations={}", [4, 16, 64], "random", groups=3, seed=1,
+                    out_dir=str(tmp_path / "sw"), plot=str(tmp_path / "sweep.png"))
+    assert [p["budget"] for p in res.points] == [4, 16, 64]
+    assert all(p["games"] == 6 for p in res.points)
+    assert all("elo" in p for p in res.points)
+    assert res.plot == str(tmp_path / "sweep.png") and res.plot_error is None
+    assert _check_png(tmp_path / "sweep.png") == (640, 400)
+    pixels = plt.imread(str(tmp_path / "sweep.png"))
+    assert (pixels[..., :3] < 0.5).any() and (pixels[..., :3] > 0.9).any()  # drawn on white
+    saved = json.loads((tmp_path / "sw" / "sweep.json").read_text())
+    assert saved["points"] == json.loads(json.dumps(res.points))
+    assert saved["plot"] == res.plot
+    assert "budget sweep" in res.table() and f"plot: {res.plot}" in res.table()
+    # the same deals for every budget
+    seeds = [[r["deal_seed"] for r in m.records] for m in res.matches]
+    assert seeds[0] == seeds[1] == seeds[2]
+
+
+def test_sweep_without_matplotlib_says_how_to_get_it(tmp_path, capsys, monkeypatch):
+    """With matplotlib missing, the sweep still plays, prints and saves everything, and
+    says how to install what draws the plot."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)     # import matplotlib -> ImportError
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    png = tmp_path / "sweep.png"
+    assert main(["sweep", GAME, "ismcts:iterations={}", "--budgets", "2,4", "--opponent",
+                 "random", "--groups", "2", "--out-dir", str(tmp_path / "sw"), "--plot",
+                 str(png)]) == 0
+    captured = capsys.readouterr()
+    assert "budget sweep of ismcts:iterations={} against random" in captured.out
+    assert 'no plot: the sweep plot needs matplotlib, which is not installed: pip install ' \
+        '"catsearch[plot]"' in captured.out
+    assert 'pip install "catsearch[plot]"' in captured.err        # said before the sweep
+    assert not png.exists()
+    saved = json.loads((tmp_path / "sw" / "sweep.json").read_text())
+    assert [p["budget"] for p in saved["points"]] == [2, 4] and saved["plot"] is None
+    assert "catsearch[plot]" in saved["plot_error"]
+    assert (tmp_path / "sw" / "budget-4.jsonl").exists()
+    from catsearch.arena.sweep import PlotUnavailable, SweepResult, plot_sweep
+    with pytest.raises(PlotUnavailable, match=r'pip install "catsearch\[plot\]"'):
+        plot_sweep(SweepResult(GAME, "x={}", "random", saved["points"]), str(png))
+    assert issubclass(PlotUnavailable, ImportError)

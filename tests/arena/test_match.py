@@ -322,3 +322,29 @@ def test_every_game_plays_in_the_arena_and_replays(game, seats, strip_timings):
         assert state.is_terminal() and state.scores() == r["scores"]
         assert state.returns() == pytest.approx(r["returns"])
     assert sum(p["score"]["value"] for p in res.summary["players"]) == pytest.approx(1.0)
+
+
+def test_imports_are_loaded_before_the_players_are_read(monkeypatch, tmp_path):
+    """A player that only an ``imports`` module registers can be named in the entrants, from
+    Python (``run_match``, ``MatchConfig``, ``run_sweep``) as from the command line."""
+    import os
+    import sys
+
+    from catsearch.arena.sweep import run_sweep
+    from catsearch.search import spec as spec_module
+    for name in ("slow", "raising", "illegal", "nonsense", "hanging", "dying"):
+        monkeypatch.delitem(spec_module._PLAYERS, name, raising=False)
+    monkeypatch.delitem(sys.modules, "catsearch_arena_plugin_plugin_players", raising=False)
+    PLUGIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plugin_players.py")
+    with pytest.raises(ValueError, match="unknown player 'slow'"):
+        Entrant.parse("slow:ms=0")
+    res = run_match(GAME, ["slow:ms=0", "heuristic"], groups=1, seed=1, imports=(PLUGIN,))
+    assert res.summary["games"]["counted"] == 2
+    monkeypatch.delitem(spec_module._PLAYERS, "slow")
+    monkeypatch.delitem(sys.modules, "catsearch_arena_plugin_plugin_players")
+    config = MatchConfig(GAME, ("slow:ms=0", "random"), groups=1, imports=(PLUGIN,))
+    assert config.entrants[0].spec == "slow:ms=0"
+    monkeypatch.delitem(spec_module._PLAYERS, "slow")
+    monkeypatch.delitem(sys.modules, "catsearch_arena_plugin_plugin_players")
+    sweep = run_sweep(GAME, "slow:ms={}", [0], "random", groups=1, imports=(PLUGIN,))
+    assert sweep.points[0]["games"] == 2

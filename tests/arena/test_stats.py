@@ -8,7 +8,8 @@ import pytest
 
 from catsearch.arena.stats import (NELO_SCALE, SPRT, Estimate, bradley_terry, clustered_mean,
                                    elo_estimate, elo_from_score, likelihood_of_superiority,
-                                   score_from_elo, t_quantile)
+                                   score_from_elo, t_quantile,
+                                   wilson_interval)
 
 scipy_stats = pytest.importorskip("scipy.stats")
 
@@ -293,3 +294,21 @@ def test_a_bounded_mean_keeps_its_interval_inside_the_bounds():
     alllost = clustered_mean([0.0] * 15, [2] * 15, bounds=(0.0, 1.0))
     assert alllost.low == 0.0 and alllost.high == pytest.approx(1 - 0.025 ** (1 / 15))
     assert clustered_mean([0.0] * 15, [2] * 15).high == 0.0    # unbounded: a point
+
+
+@pytest.mark.parametrize("k,n", [(0, 10), (3, 10), (10, 10), (47, 100), (1, 1), (150, 151)])
+def test_wilson_interval_matches_scipy(k, n):
+    scipy_ci = scipy_stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    est = wilson_interval(k / n, n)
+    assert (est.low, est.high) == pytest.approx((scipy_ci.low, scipy_ci.high), abs=1e-12)
+    assert est.value == k / n and est.n == n and 0.0 <= est.low <= est.value <= est.high <= 1.0
+    assert est.se == pytest.approx(math.sqrt(k / n * (1 - k / n) / n))
+    wider = wilson_interval(k / n, n, level=0.99)
+    assert wider.low <= est.low and wider.high >= est.high
+
+
+def test_wilson_interval_rejects_what_is_no_proportion():
+    with pytest.raises(ValueError, match="n must be"):
+        wilson_interval(0.5, 0)
+    with pytest.raises(ValueError, match="from 0 to 1"):
+        wilson_interval(1.5, 10)

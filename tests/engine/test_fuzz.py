@@ -101,7 +101,9 @@ def safe(line: str) -> bool:
     return True
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+# one session in the fast tier, two more in the slow one (5 s each on 2 shared cores)
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow),
+                                  pytest.param(3, marks=pytest.mark.slow)])
 def test_random_malformed_session(engine, seed):
     rng = random.Random(seed)
     engine.send("uci")

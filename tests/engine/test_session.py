@@ -188,9 +188,11 @@ def test_game_to_the_end_server_sends_only_views(engine, game_id):
             seat = full.current_player
             view = full.view_text(seat)
             assert "view=" in view
-            assert engine.ask(f"position {game_id} state {view}") == []
-            engine.send("go iterations 10")
-            best = engine.until("bestmove")[-1]
+            # one round trip a turn: the position raises no error line before the bestmove
+            engine.send(f"position {game_id} state {view}", "go iterations 10")
+            lines = engine.until("bestmove")
+            assert all(s.startswith("info depth") for s in lines[:-1]), lines
+            best = lines[-1]
             full.play(best.split()[1])              # checked: raises if illegal
             turns += 1
         assert turns > 0

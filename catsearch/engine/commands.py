@@ -1,0 +1,218 @@
+"""Reading command lines: numbers, game options, ``position`` and ``go``.
+
+Everything here turns tokens into values or raises :class:`BadInput`, whose message is the
+text of the error line the engine writes (``info string error: ...``). Nothing here holds
+state: the :class:`~catsearch.engine.protocol.Engine` carries out what is read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import catsearch
+from catsearch._core.options import SEED_MAX
+from catsearch._core.state import State
+from catsearch.search.players import Limits
+
+__all__ = ["BadInput", "COMMANDS", "parse_int", "option_value", "parse_position", "Go",
+           "parse_go", "no_args", "quote", "one_line", "SEED_MAX", "GO_COUNT_MAX",
+           "GO_DEPTH_MAX", "MOVETIME_MAX", "PERFT_MAX", "DEFAULT_PLAYERS"]
+
+COMMANDS = ("uci", "isready", "setoption", "ucinewgame", "position", "go", "stop", "quit",
+            "d", "legal", "perft", "bench")
+
+GO_COUNT_MAX = 10**12
+GO_DEPTH_MAX = 1000
+MOVETIME_MAX = 86_400_000
+PERFT_MAX = 64
+DEFAULT_PLAYERS = 3
+
+_DIGITS = re.compile(r"[0-9]+\Z")
+_INT_VALUE = re.compile(r"-?[0-9]+\Z")
+_DECIMAL_VALUE = re.compile(r"-?[0-9]+\.[0-9]+\Z")
+
+
+class BadInput(Exception):
+    """A command line the engine cannot carry out; the message is the error line's text."""
+
+
+def quote(text: str, limit: int = 80) -> str:
+    """``text`` quoted for an error line, cut after ``limit`` characters."""
+    if len(text) > limit:
+        text = text[:limit] + "..."
+    return repr(text)
+
+
+def one_line(text: str) -> str:
+    """``text`` with every run of whitespace (newlines too) made one space."""
+    return " ".join(str(text).split())
+
+
+def no_args(cmd: str, args: list[str]) -> None:
+    if args:
+        raise BadInput(f"{cmd} takes no arguments, got {quote(' '.join(args))}")
+
+
+def parse_int(text: str, what: str, lo: int, hi: int) -> int:
+    """A whole number from ``lo`` to ``hi`` written in decimal digits (no sign)."""
+    if not _DIGITS.match(text):
+        raise BadInput(f"{what}: {quote(text)} is not a whole number; expected {lo} to {hi}")
+    if len(text.lstrip("0")) > len(str(hi)):
+        raise BadInput(f"{what}: {quote(text)} is out of range; expected {lo} to {hi}")
+    v = int(text)
+    if not lo <= v <= hi:
+        raise BadInput(f"{what}: {v} is out of range; expected {lo} to {hi}")
+    return v
+
+
+def option_value(text: str) -> Any:
+    """A game option's value: an int, else a decimal number, else true/false, else the text."""
+    if _INT_VALUE.match(text) and len(text) <= 40:
+        return int(text)
+    if _DECIMAL_VALUE.match(text):
+        return float(text)
+    if text == "true":
+        return True
+    if text == "false":
+        return False
+    return text
+
+
+_POSITION_USAGE = ("expected 'position <game-id> [players <n>] [option <key>=<value> ...] "
+                   "(startpos [seed <s>] | state <notation>) [moves <move> ...]'")
+
+
+def parse_position(args: list[str]) -> State:
+    """The state a ``position`` line's arguments describe, its moves played."""
+    usage = _POSITION_USAGE
+    if not args:
+        raise BadInput(f"position: {usage}")
+    game_id = args[0]
+    if game_id not in catsearch.GAMES:
+        raise BadInput(f"position: unknown game {quote(game_id)}; the games are "
+                       f"{', '.join(catsearch.GAMES)}")
+    i = 1
+    players: int | None = None
+    options: dict[str, Any] = {}
+    while i < len(args) and args[i] in ("players", "option"):
+        kw = args[i]
+        if i + 1 >= len(args):
+            raise BadInput(f"position: {kw} needs a value; {usage}")
+        if kw == "players":
+            if players is not None:
+                raise BadInput("position: players given twice")
+            players = parse_int(args[i + 1], "position players", 2, 4)
+        else:
+            key, eq, value = args[i + 1].partition("=")
+            if not eq or not key or not value:
+                raise BadInput(f"position: option {quote(args[i + 1])} is not <key>=<value>")
+            if key in options:
+                raise BadInput(f"position: option {key!r} given twice")
+            options[key] = option_value(value)
+        i += 2
+    if i >= len(args) or args[i] not in ("startpos", "state"):
+        got = quote(args[i]) if i < len(args) else "the end of the line"
+        raise BadInput(f"position: expected startpos or state, got {got}; {usage}")
+    if args[i] == "startpos":
+        st, i = _startpos(game_id, players, options, args, i + 1)
+    else:
+        st, i = _state(game_id, players, options, args, i + 1)
+    if i < len(args):
+        if args[i] != "moves":
+            raise BadInput(f"position: expected moves or the end of the line, got "
+                           f"{quote(args[i])}")
+        for k, mv in enumerate(args[i + 1:], 1):
+            try:
+                st.play(mv)
+            except (ValueError, TypeError) as e:
+                raise BadInput(f"position: move {k} {quote(mv)}: {e}") from None
+    return st
+
+
+def _startpos(game_id: str, players: int | None, options: dict, args: list[str],
+              i: int) -> tuple[State, int]:
+    seed = 0
+    if i < len(args) and args[i] == "seed":
+        if i + 1 >= len(args):
+            raise BadInput("position: seed needs a value from 0 to 2**64-1")
+        seed = parse_int(args[i + 1], "position seed", 0, SEED_MAX)
+        i += 2
+    try:
+        st = catsearch.new_game(game_id, players if players is not None else DEFAULT_PLAYERS,
+                                seed, **options)
+    except (ValueError, TypeError) as e:
+        raise BadInput(f"position: {e}") from None
+    return st, i
+
+
+def _state(game_id: str, players: int | None, options: dict, args: list[str],
+           i: int) -> tuple[State, int]:
+    if options:
+        raise BadInput("position: option is only for startpos; a notation carries its game's "
+                       "options itself")
+    j = i
+    while j < len(args) and args[j] != "moves":
+        j += 1
+    if j == i:
+        raise BadInput(f"position: state needs a notation; {_POSITION_USAGE}")
+    try:
+        st = catsearch.from_text(game_id, " ".join(args[i:j]))
+    except (ValueError, TypeError) as e:
+        raise BadInput(f"position: bad {game_id} notation: {e}") from None
+    if players is not None and players != st.players:
+        raise BadInput(f"position: players {players} but the notation has {st.players} "
+                       f"players")
+    return st, j
+
+
+@dataclass(frozen=True)
+class Go:
+    """A ``go`` line read: the search's limits, whether it waits for ``stop``, and the
+    milliseconds after which the engine stops it (``None``: no time limit)."""
+
+    limits: Limits
+    infinite: bool
+    movetime: int | None
+
+
+_GO_VALUED = {"iterations": (1, GO_COUNT_MAX), "nodes": (1, GO_COUNT_MAX),
+              "depth": (1, GO_DEPTH_MAX), "movetime": (1, MOVETIME_MAX), "seed": (0, SEED_MAX)}
+
+
+def parse_go(args: list[str], iterations: int = 0, movetime: int = 0, seed: int = 0) -> Go:
+    """Read a ``go`` line's arguments. ``iterations`` and ``movetime`` (the engine's options;
+    0: none) are the budget of a ``go`` without limits, ``seed`` the seed of one without
+    ``seed``."""
+    seen: dict[str, Any] = {}
+    i = 0
+    while i < len(args):
+        kw = args[i]
+        if kw in seen:
+            raise BadInput(f"go: {kw} given twice")
+        if kw == "infinite":
+            seen[kw] = True
+            i += 1
+        elif kw in _GO_VALUED:
+            if i + 1 >= len(args):
+                lo, hi = _GO_VALUED[kw]
+                raise BadInput(f"go: {kw} needs a value from {lo} to {hi}")
+            seen[kw] = parse_int(args[i + 1], f"go {kw}", *_GO_VALUED[kw])
+            i += 2
+        else:
+            raise BadInput(f"go: unknown keyword {quote(kw)}; the keywords are iterations, "
+                           f"nodes, depth, movetime, infinite, seed")
+    limited = [k for k in ("iterations", "nodes", "depth", "movetime") if k in seen]
+    infinite = bool(seen.get("infinite"))
+    if infinite and limited:
+        raise BadInput(f"go: infinite cannot be combined with {', '.join(limited)}")
+    ms = seen.get("movetime")
+    its = seen.get("iterations")
+    if not limited and not infinite:
+        its = iterations or None
+        ms = movetime or None
+    limits = Limits(iterations=its, nodes=seen.get("nodes"), depth=seen.get("depth"),
+                    seconds=None if ms is None else ms / 1000.0, infinite=infinite,
+                    seed=seen.get("seed", seed))
+    return Go(limits, infinite, ms)

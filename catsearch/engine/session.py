@@ -1,0 +1,157 @@
+"""Search control: the output shared by two threads, and one ``go`` from start to bestmove.
+
+A search runs in a background thread so that the reading thread answers ``isready`` and
+``stop`` at once. :class:`SearchJob` is one running ``go``: it streams the player's partial
+results as ``info`` lines, stops the player on ``stop`` (or when ``movetime`` runs out), and
+writes ``bestmove`` exactly once, after which nothing of it is written any more.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import IO, Callable
+
+from catsearch._core.state import State
+from catsearch.engine.commands import one_line
+from catsearch.search.players import Limits, Player, SearchResult
+
+__all__ = ["Output", "SearchJob", "format_info"]
+
+
+def format_info(result: SearchResult, state: State) -> str:
+    """The ``info`` line of a (partial) search result; ``state`` is the searched position."""
+    ms = max(0, int(round(result.seconds * 1000)))
+    nps = int(result.nodes / result.seconds) if result.seconds > 0 else 0
+    value = ",".join(f"{v:.4f}" for v in result.value) or "-"
+    return (f"info depth {result.depth} iterations {result.iterations} nodes {result.nodes} "
+            f"nps {nps} time {ms} value {value} pv {state.move_to_str(result.move)}")
+
+
+class Output:
+    """Line output shared by the reading thread and the search thread: whole lines, in
+    blocks, flushed at once; silent after ``quit`` or once the reader went away."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.lock = threading.RLock()
+        self.closed = False
+        self.broken = False
+
+    def write(self, *lines: str) -> None:
+        with self.lock:
+            if self.closed:
+                return
+            try:
+                self.stream.write("".join(line + "\n" for line in lines))
+                self.stream.flush()
+            except (BrokenPipeError, OSError, ValueError):
+                self.closed = True
+                self.broken = True
+
+
+@dataclass(eq=False)
+class SearchJob:
+    """One running ``go``.
+
+    :ivar player: the player searching (closed when done if the engine replaced it).
+    :ivar state: the searched position (the job's own copy).
+    :ivar finished: set, under the output lock, when ``bestmove`` is written.
+    :ivar in_player: the player's ``search()`` has not returned yet.
+    """
+
+    player: Player
+    state: State
+    limits: Limits
+    infinite: bool
+    out: Output
+    log: IO[str]
+    thread: threading.Thread | None = None
+    stop_event: threading.Event = field(default_factory=threading.Event)
+    finished: bool = False
+    in_player: bool = True
+    timer: threading.Timer | None = None
+    #: the engine's player now, asked when the search ends: a player replaced meanwhile
+    #: (``setoption``, ``ucinewgame``) is closed by the job
+    current_player: Callable[[], Player] | None = None
+    #: whether the engine is quitting (then a stop is not repeated)
+    quitting: Callable[[], bool] | None = None
+
+    def start(self, movetime: int | None) -> None:
+        """Run the search in its thread; ``movetime`` (ms): stop it then."""
+        self.thread = threading.Thread(target=self._run, name="catsearch-search", daemon=True)
+        if movetime is not None:
+            self.timer = threading.Timer(movetime / 1000.0, self.stop)
+            self.timer.daemon = True
+        self.thread.start()
+        if self.timer is not None:
+            self.timer.start()
+
+    def stop(self) -> None:
+        """Ask the player to stop (``stop``, ``quit``, the end of ``movetime``)."""
+        if self.finished:
+            return
+        first = not self.stop_event.is_set()
+        self.stop_event.set()
+        if not self.in_player:
+            return          # its search already returned: a late stop() could hit the next
+        try:
+            self.player.stop()
+        except Exception:
+            traceback.print_exc(file=self.log)
+        if first:
+            # A stop() that lands before the player's search() has begun may be forgotten
+            # when it begins (searchers reset their stop flag there): repeat it until the
+            # search has returned.
+            threading.Thread(target=self._keep_stopping, daemon=True,
+                             name="catsearch-stop").start()
+
+    def _keep_stopping(self) -> None:
+        while self.in_player and not (self.quitting and self.quitting()):
+            time.sleep(0.02)
+            if self.in_player:
+                try:
+                    self.player.stop()
+                except Exception:
+                    traceback.print_exc(file=self.log)
+                    return
+
+    def _run(self) -> None:
+        st = self.state
+        searched = st.clone()       # the player gets its own copy; this one names moves
+
+        def on_info(partial: SearchResult) -> None:
+            try:
+                line = format_info(partial, searched)
+            except Exception:
+                return
+            with self.out.lock:
+                if not self.finished:
+                    self.out.write(line)
+
+        lines: list[str]
+        try:
+            try:
+                result = self.player.search(st, limits=self.limits, info=on_info)
+            finally:
+                self.in_player = False
+            if result.move not in searched.legal_moves():
+                raise RuntimeError(f"the player answered move {result.move}, which is not "
+                                   f"legal here")
+            lines = [format_info(result, searched),
+                     f"bestmove {searched.move_to_str(result.move)}"]
+        except Exception as e:
+            traceback.print_exc(file=self.log)
+            lines = [f"info string error: {one_line(f'search failed: {type(e).__name__}: {e}')}",
+                     "bestmove (none)"]
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.infinite:
+            self.stop_event.wait()
+        with self.out.lock:
+            self.finished = True
+            self.out.write(*lines)
+        if self.current_player is not None and self.player is not self.current_player():
+            self.player.close()
