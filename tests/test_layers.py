@@ -42,11 +42,7 @@ NAMES = {v: k.rsplit(".", 1)[1] for k, v in sorted(LAYERS.items(), key=lambda kv
 
 #: (importing file, imported module prefix) -> why it is tolerated for now.
 #: Each entry must still occur (``test_known_exceptions_still_occur``): delete it when fixed.
-KNOWN: dict[tuple[str, str], str] = {
-    # State.__reduce__ pickles through the game registry (from_text); the game kit's pickling
-    # without importing upward is on its way (issue 14, item 1): then remove this entry.
-    ("catsearch/_core/state.pyx", "catsearch.games"): "State.__reduce__ imports from_text",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def layer_of(module: str) -> int | None:

@@ -107,6 +107,38 @@ class Fields:
             off += len(p) + 1
         return out
 
+    def parts(self, key: str, count: int | None, sep: str, what: str) -> list[tuple[str, int]]:
+        """The field's value split at ``sep``: ``(part, offset)`` pairs, exactly ``count`` of
+        them unless ``count`` is ``None`` (``what`` names the parts in the error)."""
+        f = self._fields[key]
+        out = []
+        off = 0
+        for part in f.value.split(sep):
+            out.append((part, off))
+            off += len(part) + len(sep)
+        if count is not None and len(out) != count:
+            raise self.error(f, f"expected {count} {what} separated by '{sep}', got {len(out)}")
+        return out
+
+    def cards(self, key: str, text: str, offset: int, letters: str, counts: list[int],
+              unknown: bool = True, describe: str = "") -> list[int]:
+        """The cards written as ``text`` (a part of field ``key``'s value, from ``offset``):
+        one character each, card type ``t`` as ``letters[t]``, where the last letter is the
+        unknown card ``?`` (refused unless ``unknown``). ``-`` is no card. Each card read is
+        counted in ``counts``; ``describe`` lists the cards for the error."""
+        if text == "-":
+            return []
+        out = []
+        for i, ch in enumerate(text):
+            t = letters.find(ch)
+            if t < 0 or (t == len(letters) - 1 and not unknown):
+                names = describe or " ".join(letters[:-1])
+                raise self.error(self._fields[key], f"{ch!r} is not a card; cards are {names}"
+                                 + (" and ?" if unknown else ""), offset + i, 1)
+            out.append(t)
+            counts[t] += 1
+        return out
+
     def rng(self, key: str = "rng") -> int | None:
         """The generator state: 16 hex digits, or ``?`` in a view (returns ``None``)."""
         f = self._fields[key]
@@ -120,3 +152,22 @@ class Fields:
 def rng_text(known: bool, state: int) -> str:
     """The ``rng`` field's value: 16 lowercase hex digits, or ``?`` where it is hidden."""
     return f"{state:016x}" if known else "?"
+
+
+def check_card_counts(text: str, counts: list[int], comp, names, game: str, view: bool) -> None:
+    """Every card of the game is somewhere: ``counts`` (per card type, the unknown card last,
+    as read) against the game's composition ``comp``; unknown cards only in a view.
+
+    :raises NotationError: a type with more cards than the game has, a total that is not the
+        game's, or unknown cards in a full state.
+    """
+    ntypes = len(comp)
+    for t in range(ntypes):
+        if counts[t] > comp[t]:
+            raise NotationError(f"{counts[t]} {names[t]} cards, but the game has {comp[t]}", text)
+    total = sum(comp[t] for t in range(ntypes))
+    if sum(counts) != total:
+        raise NotationError(f"the notation holds {sum(counts)} cards; {game} has {total}", text)
+    if not view and counts[ntypes]:
+        raise NotationError("unknown cards (?) appear only in a seat's view, which has "
+                            "view=<seat>", text)

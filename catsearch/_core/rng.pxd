@@ -67,3 +67,40 @@ cdef inline void fill_keys(uint64_t* keys, Py_ssize_t n, uint64_t seed) noexcept
     r.s = seed
     for i in range(n):
         keys[i] = rng_next(&r)
+
+
+ctypedef struct Pick:
+    # the best-scoring choice offered so far, ties broken uniformly
+    double best
+    int choice
+    int ties
+
+
+cdef inline void pick_start(Pick* k, int first) noexcept nogil:
+    """Start picking; ``first`` is the choice if nothing better is offered."""
+    k.best = -1e300
+    k.choice = first
+    k.ties = 0
+
+
+cdef inline void pick_offer(Pick* k, Rng* r, int choice, double score, double eps) noexcept nogil:
+    """Offer ``choice`` with ``score``: more than ``eps`` above the best takes the pick;
+    within ``eps`` of it ties, and ties are broken uniformly (reservoir sampling: one draw
+    from ``r`` per tie). With whole-number scores, ``eps = 0.5`` ties equal scores only."""
+    if score > k.best + eps:
+        k.best = score
+        k.ties = 1
+        k.choice = choice
+    elif score > k.best - eps:
+        k.ties += 1
+        if rng_below(r, k.ties) == 0:
+            k.choice = choice
+
+
+cdef inline void fill_tables(uint64_t** tables, const Py_ssize_t* nbytes, int k,
+                             uint64_t seed) noexcept nogil:
+    """Fill a game's ``k`` Zobrist tables at import: table ``i`` (``nbytes[i]`` bytes, its
+    ``sizeof``) from the fixed seed ``seed + i``, with ``fill_keys``."""
+    cdef int i
+    for i in range(k):
+        fill_keys(tables[i], nbytes[i] // sizeof(uint64_t), seed + i)

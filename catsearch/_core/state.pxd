@@ -8,7 +8,8 @@ overrides the ``*_c`` methods below; all of them are ``noexcept nogil`` and touc
 object, so a searcher can run them in a loop at C speed, with or without the GIL.
 """
 from libc.stdint cimport uint64_t
-from catsearch._core.rng cimport Rng, rng_below
+from libc.string cimport memset
+from catsearch._core.rng cimport Rng, rng_below, rng_seed, rng_next
 
 # A seat that is not one: ``Header.current`` of a terminal state, ``view_seat`` of a full state.
 cdef enum:
@@ -27,14 +28,18 @@ ctypedef struct Header:
 
 
 cdef class State:
+    # Bound by the base class from the game's declaration: a game's state class has one C
+    # field, its struct (``cdef XData d``), which C lays out right after these.
     cdef void* _data       # the game's struct; it starts with a Header
-    cdef size_t _size      # sizeof the game's struct
+    cdef size_t _size      # sizeof the game's struct (its spec's ``size``)
+    cdef int _moves        # the game's move-space size (its spec's ``moves``)
 
     # -- the hot contract ---------------------------------------------------------------
     cdef int num_distinct_moves_c(self) noexcept nogil
     cdef int legal_moves_c(self, int* out) noexcept nogil
     cdef void apply_c(self, int move) noexcept nogil
     cdef void returns_c(self, double* out) noexcept nogil
+    cdef void scores_c(self, double* out) noexcept nogil
     cdef uint64_t compute_hash_c(self) noexcept nogil
     cdef void reset_c(self, uint64_t seed) noexcept nogil
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil
@@ -63,6 +68,72 @@ cdef inline uint64_t hash_c(State s) noexcept nogil:
     return (<Header*>s._data).hash
 
 cdef void copy_state(State dst, State src) noexcept nogil
+
+
+# -- the header's bookkeeping, for the games -------------------------------------------------
+
+cdef inline void restart(State st, uint64_t seed) noexcept nogil:
+    """Start a new deal (``reset_c``): clear the game's struct, keeping the player count (a
+    game saves and restores its options around it), and make the header a full state's at
+    ply 0 with seat 0 to move, its generator seeded with ``seed``."""
+    cdef Header* h = <Header*>st._data
+    cdef int players = h.players
+    memset(st._data, 0, st._size)
+    h.players = players
+    h.view_seat = NO_SEAT
+    h.rng_known = 1
+    rng_seed(&h.rng, seed)
+
+
+cdef inline void as_view(Header* h, int seat) noexcept nogil:
+    """The header of ``seat``'s view (``hide_c``): the state's generator is hidden too."""
+    h.view_seat = seat
+    h.rng_known = 0
+    h.rng.s = 0
+
+
+cdef inline void as_full(Header* h, Rng* rng) noexcept nogil:
+    """The header of a determinization (``determinize_c``): a full state whose generator is
+    drawn from ``rng`` (its future draws were unknown as well)."""
+    h.view_seat = NO_SEAT
+    h.rng_known = 1
+    h.rng.s = rng_next(rng)
+
+
+ctypedef fused per_seat:
+    unsigned char
+    int
+
+
+cdef inline void scores_from(double* out, const per_seat* a, int n) noexcept nogil:
+    """``scores_c`` of a game that counts its score per seat in ``a``."""
+    cdef int p
+    for p in range(n):
+        out[p] = a[p]
+
+
+cdef inline void normalize(double* out, const double* w, int n) noexcept nogil:
+    """``out[p] = w[p] / sum(w)``: an evaluation (``evaluate_c``) from positive weights."""
+    cdef double total = 0.0
+    cdef int p
+    for p in range(n):
+        total += w[p]
+    for p in range(n):
+        out[p] = w[p] / total
+
+
+cdef inline void share_returns(double* out, const double* scores, int n) noexcept nogil:
+    """Returns from final scores: the best score wins 1; tied best scores share it."""
+    cdef double best = scores[0]
+    cdef int p, k = 0
+    for p in range(1, n):
+        if scores[p] > best:
+            best = scores[p]
+    for p in range(n):
+        if scores[p] == best:
+            k += 1
+    for p in range(n):
+        out[p] = 1.0 / k if scores[p] == best else 0.0
 
 cdef inline int random_playout(State st, Rng* rng, int* buf) noexcept nogil:
     """Play uniformly random moves until the game ends; return how many were played."""

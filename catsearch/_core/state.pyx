@@ -1,9 +1,11 @@
 # cython: language_level=3
-"""The Python face of the state contract, shared by every game.
+"""The Python face of the state contract, shared by every game, and the game kit's generic part.
 
-Everything here is written once over the ``*_c`` methods that each game implements, so the
-checked Python API (``play``, ``legal_moves``, ``determinize``, ``perft`` ...) behaves the same
-in every game. Game modules add only what is theirs: move text, notation and the picture.
+Everything here is written once over the ``*_c`` methods that each game implements and over
+the game's declaration (its ``spec``, a :class:`~catsearch._core.game.GameSpec`), so the
+checked Python API (``new``, ``from_text``, ``to_text``, ``play``, ``legal_moves``,
+``determinize``, ``perft`` ...) behaves the same in every game. Game modules add only what is
+theirs: the rules, move text, the notation's own fields and the picture.
 """
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free
@@ -14,6 +16,8 @@ from catsearch._core.rng cimport Rng, rng_seed, rng_next
 import os
 import time
 
+from catsearch._core.notation import Fields, rng_text
+from catsearch._core.options import check_seed
 from catsearch.errors import IllegalMoveError, InvalidMoveError
 
 
@@ -39,14 +43,24 @@ cdef class State:
     it, or any state, into a full state consistent with what a seat knows.
     """
 
-    game_id = None
+    #: The game's declaration (a :class:`~catsearch._core.game.GameSpec`), set by each game.
+    spec = None
+
+    def __cinit__(self):
+        spec = type(self).spec
+        if spec is not None:
+            # the game's struct is its class's one C field, laid out right after State's
+            # (register() checks that the class holds nothing else)
+            self._data = <char*><void*>self + _BASE_SIZE
+            self._size = spec.size
+            self._moves = spec.moves
 
     def __init__(self, *args, **kwargs):
         raise TypeError("build a state with catsearch.new_game(...) or catsearch.from_text(...)")
 
     # -- the hot contract: every game overrides these -----------------------------------
     cdef int num_distinct_moves_c(self) noexcept nogil:
-        return 0
+        return self._moves
 
     cdef int legal_moves_c(self, int* out) noexcept nogil:
         return 0
@@ -55,6 +69,18 @@ cdef class State:
         pass
 
     cdef void returns_c(self, double* out) noexcept nogil:
+        """All 0 until the game is over; then the best of ``scores_c`` wins (ties share)."""
+        cdef double sc[MAX_PLAYERS]
+        cdef int i
+        if not header(self).terminal:
+            for i in range(header(self).players):
+                out[i] = 0.0
+            return
+        self.scores_c(sc)
+        share_returns(out, sc, header(self).players)
+
+    cdef void scores_c(self, double* out) noexcept nogil:
+        """The game's own score per seat (what :meth:`scores` gives)."""
         cdef int i
         for i in range(header(self).players):
             out[i] = 0.0
@@ -111,14 +137,80 @@ cdef class State:
         return 0
 
     cdef State new_empty_c(self):
-        raise NotImplementedError
+        return type(self).__new__(type(self))
 
     cdef State clone_c(self):
         cdef State c = self.new_empty_c()
         copy_state(c, self)
         return c
 
+    # -- construction (from the game's declaration) ------------------------------------
+    @classmethod
+    def new(cls, players=None, seed=None, **options):
+        """A new game for ``players`` seats (the game's default when ``None``), shuffled and
+        dealt from ``seed`` (a whole number from 0 to 2**64 - 1; ``None`` draws one from
+        the OS), with the game's ``options``.
+
+        :raises TypeError: a player count, seed or option value of the wrong type.
+        :raises OptionError: a player count out of the game's range, a seed out of range, or
+            an unknown option or a value out of its range (a ``ValueError``).
+        """
+        spec = cls.spec
+        n = spec.check_players(players)
+        seed = check_seed(seed)
+        opts = spec.check_options(options)
+        cdef State st = cls.__new__(cls)
+        header(st).players = n
+        st._set_options(opts)
+        st.reset_c(fresh_seed() if seed is None else seed)
+        return st
+
+    @classmethod
+    def from_text(cls, text):
+        """Read a state from its full notation or from a seat's view (see :meth:`to_text`).
+
+        :raises NotationError: the text does not parse or describes an impossible state;
+            the message names the token and its column.
+        """
+        spec = cls.spec
+        f = Fields(text, spec.keys, spec.optional_keys)
+        cdef State st = cls.__new__(cls)
+        cdef Header* h = header(st)
+        cdef int n = f.int("players", spec.seats[0], spec.seats[1])
+        h.players = n
+        h.view_seat = f.int("view", 0, n - 1) if "view" in f else NO_SEAT
+        st._read(f)
+        r = f.rng()
+        if (r is None and h.view_seat < 0) or (
+                r is not None and h.view_seat >= 0 and spec.view_hides_rng):
+            raise f.error(f["rng"], "a seat's view hides the generator (rng=?); a full state "
+                          "gives it as 16 hex digits")
+        h.rng_known = r is not None
+        h.rng.s = 0 if r is None else r
+        h.hash = st.compute_hash_c()
+        return st
+
+    def _set_options(self, dict options):
+        """Write the checked ``options`` (every declared one) into the game's struct."""
+        pass
+
+    def _read(self, fields):
+        """Read the game's own notation fields (``players`` and ``view`` are read, ``rng``
+        and the hash are done after) into this fresh state; raise ``NotationError``."""
+        raise NotImplementedError
+
+    def _write(self) -> dict:
+        """The game's own notation fields, key -> text (all but ``players``, ``rng`` and
+        ``view``; an optional key may be left out)."""
+        raise NotImplementedError
+
     # -- identity -----------------------------------------------------------------------
+    @property
+    def game_id(self):
+        """The game's id (``"herding-cats"``)."""
+        spec = type(self).spec
+        return None if spec is None else spec.id
+
     @property
     def players(self) -> int:
         """The number of seats, 2 to 4."""
@@ -269,8 +361,11 @@ cdef class State:
         return [out[i] for i in range(header(self).players)]
 
     def scores(self) -> list:
-        """The game's own score per seat (herds, points, houses)."""
-        raise NotImplementedError
+        """The game's own score per seat (herds, points, houses; see its rules page)."""
+        cdef double out[MAX_PLAYERS]
+        self.scores_c(out)
+        return [int(out[i]) if out[i] == int(out[i]) else out[i]
+                for i in range(header(self).players)]
 
     # -- copies, views, knowledge -------------------------------------------------------
     def clone(self):
@@ -284,8 +379,7 @@ cdef class State:
         return self.clone_c()
 
     def __reduce__(self):
-        from catsearch.games import from_text
-        return (from_text, (self.game_id, self.to_text()))
+        return (_restore, (type(self), self.to_text()))
 
     def __eq__(self, other):
         if not isinstance(other, State) or other.game_id != self.game_id:
@@ -298,8 +392,31 @@ cdef class State:
         return f"catsearch.from_text({self.game_id!r}, {self.to_text()!r})"
 
     def to_text(self) -> str:
-        """The full notation: one printable line that :func:`catsearch.from_text` reads back."""
-        raise NotImplementedError
+        """The full notation: one printable line that :func:`catsearch.from_text` reads back
+        (a view's, with ``?`` for what its seat does not know, and ``view=<seat>``).
+
+        The fields come in the order the game declares (its rules page lists them);
+        ``players`` is first, ``rng`` is the state's generator (``?`` in a view) and
+        ``view`` is last.
+        """
+        cdef Header* h = header(self)
+        values = self._write()
+        out = []
+        for key in type(self).spec.notation:
+            if key == "players":
+                out.append(f"players={h.players}")
+            elif key == "rng":
+                out.append(f"rng={rng_text(h.rng_known, h.rng.s)}")
+            elif key == "view?":
+                if h.view_seat >= 0:
+                    out.append(f"view={h.view_seat}")
+            elif key.endswith("?"):
+                key = key.rstrip("?")
+                if values.get(key) is not None:
+                    out.append(f"{key}={values[key]}")
+            else:
+                out.append(f"{key}={values[key]}")
+        return " ".join(out)
 
     def view(self, int seat):
         """This state as ``seat`` sees it: every card that seat does not know is unknown."""
@@ -352,9 +469,15 @@ cdef class State:
         the other seats of their model do not see the searching seat's hidden choices."""
         return self.apply_hidden_c() != 0
 
-    def _check_seat(self, seat):
+    def _check_seat(self, seat, bint knowledge=True):
+        """Raise ``ValueError`` unless ``seat`` is a seat of this game and (``knowledge``) a
+        seat whose knowledge this state holds: in a view, only the view's seat."""
+        cdef int v = header(self).view_seat
         if not 0 <= seat < header(self).players:
             raise ValueError(f"seat {seat} does not exist; seats are 0..{header(self).players - 1}")
+        if knowledge and v >= 0 and seat != v:
+            raise ValueError(f"this state is seat {v}'s view; it cannot stand for seat "
+                             f"{seat}'s knowledge")
 
     def cards(self) -> dict:
         """Every card location and its cards in text form (``?`` for an unknown card)."""
@@ -384,6 +507,15 @@ cdef class State:
             c.apply_c(m)
             out[self._move_to_str(m)] = c.perft(depth - 1)
         return out
+
+
+# the size of a State object: a game's struct starts there (see State.__cinit__)
+cdef Py_ssize_t _BASE_SIZE = State.__basicsize__
+
+
+def _restore(cls, str text):
+    """Unpickle a state: its class reads its notation (no registry needed)."""
+    return cls.from_text(text)
 
 
 cdef long long _perft_rec(list states, int* bufs, int stride, int ply, int depth):

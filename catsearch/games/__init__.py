@@ -1,26 +1,22 @@
-"""The games: a registry from game id to the Cython class that implements it.
+"""The games, and the registry built from their declarations.
 
 Each game lives in its own module (``herding_cats``, ...) with a ``.pxd`` that declares its C
-struct; the rules as implemented are in ``docs/rules/``.
+struct; it declares itself once (a :class:`~catsearch._core.game.GameSpec`: id, seats,
+options, move-space size, notation keys) and registers its state class, so that importing the
+module is what lists the game. The rules as implemented are in ``docs/rules/``.
 """
 
 from __future__ import annotations
 
-import importlib
-
+from catsearch._core.game import listed, lookup
 from catsearch._core.state import State, play_random_games
+
+# Importing a game module registers it; GAMES keeps this order.
+from catsearch.games import herding_cats, the_cat, cat_cards, cat_earth  # noqa: F401,E402
 
 __all__ = ["GAMES", "new_game", "from_text", "game_class", "benchmark_playouts"]
 
-# game id -> (module, class). Add a line here when a game lands.
-_REGISTRY: dict[str, tuple[str, str]] = {
-    "herding-cats": ("catsearch.games.herding_cats", "HerdingCats"),
-    "the-cat": ("catsearch.games.the_cat", "TheCat"),
-    "cat-cards": ("catsearch.games.cat_cards", "CatCards"),
-    "cat-earth": ("catsearch.games.cat_earth", "CatEarth"),
-}
-
-GAMES: tuple[str, ...] = tuple(_REGISTRY)
+GAMES: tuple[str, ...] = listed()
 
 
 def game_class(game_id: str) -> type[State]:
@@ -28,27 +24,21 @@ def game_class(game_id: str) -> type[State]:
 
     :raises ValueError: an unknown id (the message lists the known ones).
     """
-    try:
-        module, name = _REGISTRY[game_id]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown game {game_id!r}; the games are {', '.join(GAMES)}") from None
-    return getattr(importlib.import_module(module), name)
+    return lookup(game_id)
 
 
-def new_game(game_id: str, players: int = 3, seed: int | None = None, **options) -> State:
+def new_game(game_id: str, players: int | None = None, seed: int | None = None,
+             **options) -> State:
     """A new game of ``game_id`` for ``players`` seats, shuffled and dealt from ``seed``.
 
+    :param players: the number of seats (the game's default, 3 for every game, when ``None``).
     :param seed: a whole number from 0 to 2**64 - 1; ``None`` draws one from the OS.
     :param options: the game's options (see its rules page); an unknown one is an error.
-    :raises ValueError: an unknown game, player count or option, naming what is valid.
+    :raises ValueError: an unknown game, or a player count, seed or option out of range
+        (an :class:`~catsearch._core.options.OptionError`), naming what is valid.
+    :raises TypeError: a player count, seed or option value of the wrong type.
     """
-    cls = game_class(game_id)
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise ValueError(f"players must be a whole number from 2 to 4, not {players!r}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
-                             or not 0 <= seed < 2**64):
-        raise ValueError(f"seed must be a whole number from 0 to 2**64 - 1 or None, not {seed!r}")
-    return cls.new(players, seed, **options)
+    return lookup(game_id).new(players, seed, **options)
 
 
 def from_text(game_id: str, text: str) -> State:
@@ -56,7 +46,7 @@ def from_text(game_id: str, text: str) -> State:
 
     :raises NotationError: the text does not parse; the message names the token and column.
     """
-    return game_class(game_id).from_text(text)
+    return lookup(game_id).from_text(text)
 
 
 def benchmark_playouts(game_id: str, players: int = 3, games: int = 10000, seed: int = 0,

@@ -27,13 +27,18 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 from libc.math cimport exp
 
-from catsearch._core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8, fill_keys
-from catsearch._core.state cimport State, Header, NO_SEAT, MAX_PLAYERS, header
+from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
+from catsearch._core.state cimport State, Header, NO_SEAT, restart, scores_from, as_view, as_full
+from catsearch._core.zobrist cimport count_up, count_down, count_key, set_turn, turn_key
+from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
+                                    redeal_run, card_in, card_out)
 
 import operator
+from collections.abc import Mapping
 
-from catsearch._core.notation import Fields, rng_text
-from catsearch._core.state import fresh_seed
+from catsearch._core.game import GameSpec, register
+from catsearch._core.notation import check_card_counts
+from catsearch._core.options import Option
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 LETTERS = "0123456789abcdeSPML?"
@@ -171,19 +176,17 @@ cdef uint64_t Z_REV[21]               # revealed card + 1 (0: none)
 cdef uint64_t Z_TURN[5]               # seat to move; [4]: nobody
 cdef uint64_t Z_STEP[4]
 cdef uint64_t Z_FINALS[5]
-fill_keys(&Z_HAND[0][0][0], 4 * 20 * 121, 0x4343_0001)
-fill_keys(&Z_PRIV[0][0][0], 4 * 20 * 121, 0x4343_0002)
-fill_keys(&Z_DECK[0][0], 120 * 20, 0x4343_0003)
-fill_keys(&Z_PILE[0][0][0], 3 * 4 * 20, 0x4343_0004)
-fill_keys(&Z_REV[0], 21, 0x4343_0005)
-fill_keys(&Z_TURN[0], 5, 0x4343_0006)
-fill_keys(&Z_STEP[0], 4, 0x4343_0007)
-fill_keys(&Z_FINALS[0], 5, 0x4343_0008)
 # the `values` option: per card type and value; a type at its rulebook value adds nothing
 # (its two keys cancel), so the games of the rulebook keep their hashes
 cdef uint64_t Z_VAL[19][100]
 cdef unsigned char DEFAULT_VAL[19]
-fill_keys(&Z_VAL[0][0], 19 * 100, 0x4343_0009)
+cdef uint64_t* _TABLES[9]
+cdef Py_ssize_t _BYTES[9]
+_TABLES[:] = [&Z_HAND[0][0][0], &Z_PRIV[0][0][0], &Z_DECK[0][0], &Z_PILE[0][0][0], &Z_REV[0],
+              &Z_TURN[0], &Z_STEP[0], &Z_FINALS[0], &Z_VAL[0][0]]
+_BYTES[:] = [sizeof(Z_HAND), sizeof(Z_PRIV), sizeof(Z_DECK), sizeof(Z_PILE), sizeof(Z_REV),
+             sizeof(Z_TURN), sizeof(Z_STEP), sizeof(Z_FINALS), sizeof(Z_VAL)]
+fill_tables(_TABLES, _BYTES, 9, 0x4343_0001)
 
 
 cdef inline uint64_t set_key(int p, int s, int occ) noexcept nogil:
@@ -198,22 +201,16 @@ cdef inline uint64_t set_key(int p, int s, int occ) noexcept nogil:
 # -- small mutators that keep the hash in step -------------------------------------------
 
 cdef inline void hand_inc(CCData* d, int p, int t) noexcept nogil:
-    d.h.hash ^= Z_HAND[p][t][d.hand[p][t]]
-    d.hand[p][t] += 1
-    d.hsize[p] += 1
+    card_in(&d.h.hash, &Z_HAND[p][0][0], 121, d.hand[p], &d.hsize[p], t)
 
 cdef inline void hand_dec(CCData* d, int p, int t) noexcept nogil:
-    d.hand[p][t] -= 1
-    d.h.hash ^= Z_HAND[p][t][d.hand[p][t]]
-    d.hsize[p] -= 1
+    card_out(&d.h.hash, &Z_HAND[p][0][0], 121, d.hand[p], &d.hsize[p], t, t)
 
 cdef inline void priv_inc(CCData* d, int p, int t) noexcept nogil:
-    d.h.hash ^= Z_PRIV[p][t][d.priv[p][t]]
-    d.priv[p][t] += 1
+    count_up(&d.h.hash, Z_PRIV[p][t], &d.priv[p][t])
 
 cdef inline void priv_dec(CCData* d, int p, int t) noexcept nogil:
-    d.priv[p][t] -= 1
-    d.h.hash ^= Z_PRIV[p][t][d.priv[p][t]]
+    count_down(&d.h.hash, Z_PRIV[p][t], &d.priv[p][t])
 
 cdef inline uint64_t pile_key(CCData* d, int k) noexcept nogil:
     cdef uint64_t z = 0
@@ -246,11 +243,6 @@ cdef inline void set_revealed(CCData* d, int t) noexcept nogil:
     d.revealed = t
     d.h.hash ^= Z_REV[t + 1]
 
-cdef inline void set_turn(CCData* d, int p) noexcept nogil:
-    d.h.hash ^= Z_TURN[4 if d.h.current < 0 else d.h.current]
-    d.h.current = p
-    d.h.hash ^= Z_TURN[4 if p < 0 else p]
-
 cdef inline void set_step(CCData* d, int step, int finals) noexcept nogil:
     d.h.hash ^= Z_STEP[d.step] ^ Z_FINALS[d.finals]
     d.step = step
@@ -260,7 +252,7 @@ cdef inline void set_step(CCData* d, int step, int finals) noexcept nogil:
 cdef void start_turn(CCData* d, int p) noexcept nogil:
     """Seat p's turn begins: the deck-exhaustion end, else step 1 (reveal) or step 2."""
     cdef int k
-    set_turn(d, p)
+    set_turn(&d.h, Z_TURN, p)
     if d.deck_top == CC_CARDS and d.pile_n[0] == 0 and d.pile_n[1] == 0 and d.pile_n[2] == 0:
         set_step(d, STEP_FINAL, d.h.players)        # this turn and one of each other seat
         return
@@ -276,12 +268,12 @@ cdef void start_turn(CCData* d, int p) noexcept nogil:
 
 cdef void end_final_turn(CCData* d, int p) noexcept nogil:
     if d.finals <= 1:
-        set_turn(d, NO_SEAT)
+        set_turn(&d.h, Z_TURN, NO_SEAT)
         set_step(d, STEP_OVER, 0)
         d.h.terminal = 1
     else:
         set_step(d, STEP_FINAL, d.finals - 1)
-        set_turn(d, (p + 1) % d.h.players)
+        set_turn(&d.h, Z_TURN, (p + 1) % d.h.players)
 
 cdef void take_pile(CCData* d, int p, int k) noexcept nogil:
     """Pick up pile k (its cards join p's hand, publicly); refill it from the deck."""
@@ -320,30 +312,6 @@ cdef void form_set(CCData* d, int p, int s) noexcept nogil:
     d.sets[p][j] = s
     d.nsets[p] += 1
     d.h.hash ^= set_key(p, s, occ)
-
-cdef uint64_t full_hash(CCData* d) noexcept nogil:
-    cdef uint64_t z = 0
-    cdef int p, t, c, k, i, occ
-    for p in range(d.h.players):
-        for t in range(20):
-            for c in range(d.hand[p][t]):
-                z ^= Z_HAND[p][t][c]
-            for c in range(d.priv[p][t]):
-                z ^= Z_PRIV[p][t][c]
-        occ = 0
-        for i in range(d.nsets[p]):
-            occ = occ + 1 if i > 0 and d.sets[p][i] == d.sets[p][i - 1] else 0
-            z ^= set_key(p, d.sets[p][i], occ)
-    for i in range(d.deck_top, CC_CARDS):
-        z ^= Z_DECK[i][d.deck[i]]
-    for k in range(CC_PILES):
-        z ^= pile_key(d, k)
-    z ^= Z_REV[d.revealed + 1]
-    z ^= Z_TURN[4 if d.h.current < 0 else d.h.current]
-    z ^= Z_STEP[d.step] ^ Z_FINALS[d.finals]
-    for t in range(CC_TYPES):
-        z ^= Z_VAL[t][d.val[t]] ^ Z_VAL[t][DEFAULT_VAL[t]]
-    return z
 
 cdef int unseen_counts(CCData* d, int seat, int* cnt) noexcept nogil:
     """cnt[t] = the cards of type t that `seat` has not seen; return their total.
@@ -658,22 +626,59 @@ cdef double expected_scores(CCData* d, double* est) noexcept nogil:
     return prog
 
 
+def _values_option(v):
+    """The ``values`` option as a 5-tuple (one-, two-, three-colour, Sphynx, Siamese), from
+    a sequence of 5 whole numbers, a text ``"3,2,1,4,1"`` or a mapping with some of the keys
+    ``one two three sphynx siamese`` (the others keep the rulebook's values).
+
+    :raises TypeError: not a sequence, text or mapping, or a value that is not a whole number.
+    :raises ValueError: not 5 numbers, a number out of 0..99, or an unknown key.
+    """
+    how = (f"give 5 whole numbers from 0 to {MAX_VALUE} (one-colour, two-colour, "
+           f"three-colour, Sphynx, Siamese) as a sequence, a text like '3,2,1,4,1', or a "
+           f"mapping with keys {', '.join(VALUE_KEYS)}")
+    if isinstance(v, str):
+        try:
+            v = [int(x, 10) for x in v.split(",")]
+        except ValueError:
+            raise ValueError(f"{how}; got {v!r}") from None
+    if isinstance(v, Mapping):
+        bad = [k for k in v if k not in VALUE_KEYS]
+        if bad:
+            raise ValueError(f"{how}; unknown key(s) {', '.join(map(repr, bad))}")
+        v = [v.get(k, DEFAULT_VALUES[i]) for i, k in enumerate(VALUE_KEYS)]
+    try:
+        v = list(v)
+    except TypeError:
+        raise TypeError(f"{how}; got {type(v).__name__} {v!r}") from None
+    if len(v) != 5:
+        raise ValueError(f"{how}; got {len(v)} numbers")
+    out = []
+    for x in v:
+        if isinstance(x, bool) or not hasattr(x, "__index__"):
+            raise TypeError(f"{how}; {x!r} is not a whole number")
+        i = operator.index(x)
+        if not 0 <= i <= MAX_VALUE:
+            raise ValueError(f"{how}; {x!r} is out of range")
+        out.append(i)
+    return tuple(out)
+
+
+SPEC = GameSpec(
+    id="cat-cards", name="Cat Cards", size=sizeof(CCData), moves=CC_MOVES,
+    notation=("players", "turn", "step", "finals", "revealed", "piles", "hands", "deck",
+              "sets", "values?", "rng", "view?"),
+    options=(Option("values", tuple, DEFAULT_VALUES, convert=_values_option,
+                    doc=f"the cats' point values: 5 whole numbers from 0 to {MAX_VALUE} "
+                        f"(one-colour, two-colour, three-colour, Sphynx, Siamese)"),))
+
+
 cdef class CatCards(State):
     """A state of Cat Cards (see the module docstring for cards, moves and notation)."""
 
-    game_id = "cat-cards"
-
-    def __cinit__(self):
-        self._data = &self.d
-        self._size = sizeof(CCData)
-
-    cdef State new_empty_c(self):
-        return CatCards.__new__(CatCards)
+    spec = SPEC
 
     # -- the hot contract ---------------------------------------------------------------
-    cdef int num_distinct_moves_c(self) noexcept nogil:
-        return CC_MOVES
-
     cdef int legal_moves_c(self, int* out) noexcept nogil:
         cdef CCData* d = &self.d
         cdef int k, n = 0
@@ -715,62 +720,74 @@ cdef class CatCards(State):
             elif d.nsets[p] >= CC_MAX_SETS:
                 # the fifth set: each other seat gets one final turn, in seat order
                 set_step(d, STEP_FINAL, d.h.players - 1)
-                set_turn(d, (p + 1) % d.h.players)
+                set_turn(&d.h, Z_TURN, (p + 1) % d.h.players)
             else:
                 start_turn(d, (p + 1) % d.h.players)
 
-    cdef void returns_c(self, double* out) noexcept nogil:
-        cdef CCData* d = &self.d
-        cdef double sc[4]
-        cdef double best
-        cdef int p, k = 0
-        for p in range(d.h.players):
-            out[p] = 0.0
-        if not d.h.terminal:
-            return
-        final_scores(d, sc)
-        best = sc[0]
-        for p in range(1, d.h.players):
-            if sc[p] > best:
-                best = sc[p]
-        for p in range(d.h.players):
-            if sc[p] == best:
-                k += 1
-        for p in range(d.h.players):
-            if sc[p] == best:
-                out[p] = 1.0 / k
-
     cdef uint64_t compute_hash_c(self) noexcept nogil:
-        return full_hash(&self.d)
+        cdef CCData* d = &self.d
+        cdef uint64_t z = turn_key(Z_TURN, d.h.current)
+        cdef int p, t, k, i, occ
+        for p in range(d.h.players):
+            for t in range(20):
+                z ^= count_key(Z_HAND[p][t], d.hand[p][t]) ^ count_key(Z_PRIV[p][t], d.priv[p][t])
+            occ = 0
+            for i in range(d.nsets[p]):
+                occ = occ + 1 if i > 0 and d.sets[p][i] == d.sets[p][i - 1] else 0
+                z ^= set_key(p, d.sets[p][i], occ)
+        for i in range(d.deck_top, CC_CARDS):
+            z ^= Z_DECK[i][d.deck[i]]
+        for k in range(CC_PILES):
+            z ^= pile_key(d, k)
+        z ^= Z_REV[d.revealed + 1]
+        z ^= Z_STEP[d.step] ^ Z_FINALS[d.finals]
+        for t in range(CC_TYPES):
+            z ^= Z_VAL[t][d.val[t]] ^ Z_VAL[t][DEFAULT_VAL[t]]
+        return z
+
+    cdef void scores_c(self, double* out) noexcept nogil:
+        """The points of each seat's sets; once the game is over, the final scores (toy
+        majorities and hand penalties included). In a view, an unknown card in hand counts
+        the average penalty of the unseen cards."""
+        if self.d.h.terminal:
+            final_scores(&self.d, out)
+        else:
+            scores_from(out, self.d.points, self.d.h.players)
 
     cdef void reset_c(self, uint64_t seed) noexcept nogil:
         cdef CCData* d = &self.d
-        cdef int players = d.h.players
         cdef unsigned char val[19]
-        cdef int t, i, p, k, n = 0
+        cdef int t, i, p, k
         memcpy(val, d.val, sizeof(val))
-        memset(d, 0, sizeof(CCData))
+        restart(self, seed)
         memcpy(d.val, val, sizeof(val))
-        d.h.players = players
-        d.h.view_seat = NO_SEAT
-        d.h.rng_known = 1
         d.h.current = NO_SEAT
         d.revealed = -1
-        rng_seed(&d.h.rng, seed)
-        for t in range(CC_TYPES):
-            for i in range(COMP[t]):
-                d.deck[n] = t
-                n += 1
-        rng_shuffle_u8(&d.h.rng, d.deck, CC_CARDS)
-        d.h.hash = full_hash(d)
+        shuffled_deck(d.deck, COMP, CC_TYPES, &d.h.rng)
+        d.h.hash = self.compute_hash_c()
         for k in range(CC_PILES):
             pile_insert(d, k, draw(d))
-        for p in range(players):
+        for p in range(d.h.players):
             for i in range(CC_SETUP_HAND):
                 t = draw(d)
                 hand_inc(d, p, t)
                 priv_inc(d, p, t)
         start_turn(d, 0)
+
+    cdef void hide_c(self, int seat) noexcept nogil:
+        cdef CCData* d = &self.d
+        cdef int p, t, c, i
+        for p in range(d.h.players):
+            if p != seat:
+                for t in range(CC_TYPES):
+                    c = d.priv[p][t]
+                    d.hand[p][t] -= c
+                    d.hand[p][CC_UNK] += c
+                    d.priv[p][CC_UNK] += c
+                    d.priv[p][t] = 0
+        memset(d.deck + d.deck_top, CC_UNK, CC_CARDS - d.deck_top)
+        as_view(&d.h, seat)
+        d.h.hash = self.compute_hash_c()
 
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
         cdef CCData* d = &self.d
@@ -778,13 +795,8 @@ cdef class CatCards(State):
         cdef unsigned char pool[120]
         cdef int n, i = 0, p, j, t, k, m
         # everything `seat` has not seen, dealt at random into the places it cannot see
-        n = unseen_counts(d, seat, cnt)
-        for t in range(CC_TYPES):
-            for j in range(cnt[t]):
-                pool[i] = t
-                i += 1
-        rng_shuffle_u8(rng, pool, n)
-        i = 0
+        unseen_counts(d, seat, cnt)
+        n = shuffled_pool(cnt, CC_TYPES, pool, rng)
         for p in range(d.h.players):
             if p == seat:
                 m = d.priv[p][CC_UNK]
@@ -817,32 +829,9 @@ cdef class CatCards(State):
                     d.pile[k][m] = d.pile[k][m - 1]
                     m -= 1
                 d.pile[k][m] = t
-        for j in range(d.deck_top, CC_CARDS):
-            if i < n:
-                d.deck[j] = pool[i]
-                i += 1
-        d.h.view_seat = NO_SEAT
-        d.h.rng_known = 1
-        d.h.rng.s = rng_next(rng)
-        d.h.hash = full_hash(d)
-
-    cdef void hide_c(self, int seat) noexcept nogil:
-        cdef CCData* d = &self.d
-        cdef int p, t, c, i
-        for p in range(d.h.players):
-            if p != seat:
-                for t in range(CC_TYPES):
-                    c = d.priv[p][t]
-                    d.hand[p][t] -= c
-                    d.hand[p][CC_UNK] += c
-                    d.priv[p][CC_UNK] += c
-                    d.priv[p][t] = 0
-        for i in range(d.deck_top, CC_CARDS):
-            d.deck[i] = CC_UNK
-        d.h.view_seat = seat
-        d.h.rng_known = 0
-        d.h.rng.s = 0
-        d.h.hash = full_hash(d)
+        redeal_run(d.deck + d.deck_top, CC_CARDS - d.deck_top, pool, i, n)
+        as_full(&d.h, rng)
+        d.h.hash = self.compute_hash_c()
 
     cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
         """A beginner's play. Step 1: a card it wants (worth 3 or more, see card_worth) goes
@@ -852,8 +841,10 @@ cdef class CatCards(State):
         cdef CCData* d = &self.d
         cdef int p = d.h.current
         cdef int n = self.legal_moves_c(buf)
-        cdef int i, m, s, j, score, best = -1000000, nbest = 0, choice = buf[0]
+        cdef int i, m, s, j, score
         cdef int want = 0
+        cdef Pick pick
+        pick_start(&pick, buf[0])
         if d.step == STEP_PLACE:
             want = card_worth(d, p, d.revealed) >= 3
         for i in range(n):
@@ -871,15 +862,8 @@ cdef class CatCards(State):
                 score = 1000
                 for j in range(5):
                     score += d.val[SET_CARDS[s][j]] if SET_CARDS[s][j] < POST else TOY_PENALTY
-            if score > best:
-                best = score
-                nbest = 1
-                choice = m
-            elif score == best:
-                nbest += 1
-                if rng_below(rng, nbest) == 0:
-                    choice = m
-        return choice
+            pick_offer(&pick, rng, m, score, 0.5)
+        return pick.choice
 
     cdef void evaluate_c(self, double* out) noexcept nogil:
         """Win chances from an estimate of each seat's final score (see ``expected_scores``
@@ -906,20 +890,11 @@ cdef class CatCards(State):
             out[p] = est[p] / total
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
-        cdef CCData* d = &self.d
         cdef int cnt[19]
-        cdef int n, t, k = 0
-        if d.h.terminal or not needs_chance(d):
+        if self.d.h.terminal or not needs_chance(&self.d):
             return 0
-        n = unseen_counts(d, NO_SEAT, cnt)
-        if n == 0:
-            return 0
-        for t in range(CC_TYPES):
-            if cnt[t]:
-                outcomes[k] = t
-                weights[k] = cnt[t] / <double>n
-                k += 1
-        return k
+        unseen_counts(&self.d, NO_SEAT, cnt)
+        return chance_from_counts(cnt, CC_TYPES, outcomes, weights)
 
     cdef void apply_chance_c(self, int t) noexcept nogil:
         cdef CCData* d = &self.d
@@ -941,33 +916,10 @@ cdef class CatCards(State):
         hand_inc(d, p, t)
         priv_inc(d, p, t)
 
-    # -- Python API: construction -------------------------------------------------------
-    @staticmethod
-    def new(int players=3, seed=None, **options):
-        """A new game, shuffled and dealt from ``seed`` (random when ``None``).
-
-        :param values: the cats' point values: a sequence of 5 whole numbers (one-colour,
-            two-colour, three-colour, Sphynx, Siamese), a mapping with some of the keys
-            ``one two three sphynx siamese``, or the text ``"3,2,1,4,1"``; default
-            ``(3, 2, 1, 4, 1)``.
-        """
-        unknown = sorted(set(options) - {"values"})
-        if unknown:
-            raise ValueError(f"unknown option(s) {', '.join(unknown)} for cat-cards; "
-                             f"the options are: values")
-        if not 2 <= players <= 4:
-            raise ValueError(f"cat-cards is for 2 to 4 players, not {players}")
-        vals = _values_option(options.get("values"))
-        cdef CatCards st = CatCards.__new__(CatCards)
-        st.d.h.players = players
-        _set_values(&st.d, vals)
-        st.reset_c(fresh_seed() if seed is None else seed)
-        return st
-
-    @staticmethod
-    def from_text(str text):
-        """Read the full notation or a seat's view (see :meth:`to_text`)."""
-        return _parse(text)
+    def _set_options(self, dict options):
+        """``values``: the cats' point values, one-colour, two-colour, three-colour, Sphynx,
+        Siamese (see ``_values_option`` for the forms it takes)."""
+        _set_values(&self.d, options["values"])
 
     # -- Python API: text ---------------------------------------------------------------
     def _move_to_str(self, int m) -> str:
@@ -1010,8 +962,8 @@ cdef class CatCards(State):
     def _sets_of(self, int p):
         return [SET_TEXT[self.d.sets[p][i]] for i in range(self.d.nsets[p])]
 
-    def to_text(self) -> str:
-        """The full notation (or a view's, with ``?`` for unknown cards), one line::
+    def _write(self) -> dict:
+        """The notation (see :meth:`to_text`), one line::
 
             players=3 turn=0 step=1 finals=0 revealed=3 piles=1,S,M hands=-:25P/-:9LL/-:0ce
             deck=... sets=-/-/- values=3,2,1,4,1 rng=...
@@ -1022,47 +974,27 @@ cdef class CatCards(State):
         ``revealed``: the card waiting in step 1 (``-``: none); ``piles``: the three piles;
         ``hands``: per seat ``public:private`` (``-`` for none); ``deck``: top card first;
         ``sets``: per seat its sets, comma-separated; ``values``: the cats' point values
-        (one-, two-, three-colour, Sphynx, Siamese); ``rng``: the state's generator;
-        ``view``: in a view, whose it is.
+        (one-, two-, three-colour, Sphynx, Siamese).
         """
         d = &self.d
         n = d.h.players
-        hands = "/".join(":".join(part or "-" for part in self._hand_parts(p)) for p in range(n))
-        deck = "".join(LETTERS[d.deck[i]] for i in range(d.deck_top, CC_CARDS)) or "-"
-        piles = ",".join(self._pile_str(k) or "-" for k in range(CC_PILES))
-        sets = "/".join(",".join(self._sets_of(p)) or "-" for p in range(n))
-        step = ("-", "1", "2", "final")[d.step]
-        fields = [
-            f"players={n}",
-            f"turn={'-' if d.h.current < 0 else d.h.current}",
-            f"step={step}",
-            f"finals={d.finals}",
-            f"revealed={'-' if d.revealed < 0 else LETTERS[d.revealed]}",
-            f"piles={piles}",
-            f"hands={hands}",
-            f"deck={deck}",
-            f"sets={sets}",
-            "values=" + ",".join(str(v) for v in self.values),
-            f"rng={rng_text(d.h.rng_known, d.h.rng.s)}",
-        ]
-        if d.h.view_seat >= 0:
-            fields.append(f"view={d.h.view_seat}")
-        return " ".join(fields)
+        return {
+            "turn": "-" if d.h.current < 0 else d.h.current,
+            "step": ("-", "1", "2", "final")[d.step],
+            "finals": d.finals,
+            "revealed": "-" if d.revealed < 0 else LETTERS[d.revealed],
+            "piles": ",".join(self._pile_str(k) or "-" for k in range(CC_PILES)),
+            "hands": "/".join(":".join(part or "-" for part in self._hand_parts(p))
+                              for p in range(n)),
+            "deck": "".join(LETTERS[d.deck[i]] for i in range(d.deck_top, CC_CARDS)) or "-",
+            "sets": "/".join(",".join(self._sets_of(p)) or "-" for p in range(n)),
+            "values": ",".join(str(v) for v in self.values),
+        }
 
     @property
     def values(self) -> tuple:
         """The cats' point values: one-colour, two-colour, three-colour, Sphynx, Siamese."""
         return (self.d.val[1], self.d.val[3], self.d.val[7], self.d.val[SPHYNX], self.d.val[SIAMESE])
-
-    def scores(self) -> list:
-        """The points of each seat's sets; once the game is over, the final scores (toy
-        majorities and hand penalties included). In a view, an unknown card in hand counts
-        the average penalty of the unseen cards."""
-        cdef double out[4]
-        if not self.d.h.terminal:
-            return [self.d.points[p] for p in range(self.d.h.players)]
-        final_scores(&self.d, out)
-        return [int(out[p]) if out[p] == int(out[p]) else out[p] for p in range(self.d.h.players)]
 
     def score_breakdown(self) -> list:
         """Per seat: ``{"sets", "toy_bonus", "hand_penalty", "total"}`` as final scoring
@@ -1141,11 +1073,127 @@ cdef class CatCards(State):
                      "orange/white; 0 Sphynx, S Siamese, P post, M mouse, L laser)")
         return "\n".join(lines)
 
-    def _check_seat(self, seat):
-        State._check_seat(self, seat)
-        if self.d.h.view_seat >= 0 and seat != self.d.h.view_seat:
-            raise ValueError(f"this state is seat {self.d.h.view_seat}'s view; it cannot stand "
-                             f"for seat {seat}'s knowledge")
+    def _read(self, f):
+        cdef CCData* d = &self.d
+        cdef int n = d.h.players
+        cdef int buf[CC_MOVES + 1]
+        text = f.text
+        d.revealed = -1
+        if "values" in f:
+            vals = tuple(f.int_list("values", 5, 0, MAX_VALUE))
+        else:
+            vals = DEFAULT_VALUES
+        _set_values(d, vals)
+        counts = [0] * 20
+
+        def cards(key, value, offset, unknown=True):
+            return f.cards(key, value, offset, LETTERS, counts, unknown, "0-9 a-e S P M L")
+
+        # hands: public:private per seat
+        hf = f["hands"]
+        for p, (part, off) in enumerate(f.parts("hands", n, "/", "hands")):
+            pub_s, colon, priv_s = part.partition(":")
+            if not colon or ":" in priv_s:
+                raise f.error(hf, "a hand is public:private (- for none), e.g. 35P:-",
+                              off, len(part) or 1)
+            pub = cards("hands", pub_s, off, False)
+            priv = cards("hands", priv_s, off + len(pub_s) + 1)
+            if d.h.view_seat < 0 and len(priv) > CC_SETUP_HAND:
+                raise f.error(hf, f"seat {p} holds {len(priv)} private cards; at most the 3 of "
+                              f"the setup", off + len(pub_s) + 1, len(priv_s))
+            if len(pub) + len(priv) > CC_CARDS:
+                raise f.error(hf, "too many cards", off, len(part))
+            for t in pub:
+                d.hand[p][t] += 1
+            for t in priv:
+                d.hand[p][t] += 1
+                d.priv[p][t] += 1
+            d.hsize[p] = len(pub) + len(priv)
+        # piles
+        pf = f["piles"]
+        for k, (part, off) in enumerate(f.parts("piles", CC_PILES, ",", "piles")):
+            pile = cards("piles", part, off)
+            if len(pile) > CC_PILE_MAX:
+                raise f.error(pf, f"pile {k} holds {len(pile)} cards; a pile holds at most 4",
+                              off, len(part))
+            for i, t in enumerate(sorted(pile)):
+                d.pile[k][i] = t
+            d.pile_n[k] = len(pile)
+        # the deck, top first
+        deck = cards("deck", f["deck"].value, 0)
+        if len(deck) > CC_CARDS:
+            raise f.error(f["deck"], f"{len(deck)} cards is more than the game has")
+        d.deck_top = CC_CARDS - len(deck)
+        for i, t in enumerate(deck):
+            d.deck[d.deck_top + i] = t
+        # the revealed card
+        rf = f["revealed"]
+        if rf.value != "-":
+            if len(rf.value) != 1:
+                raise f.error(rf, "expected one card or -")
+            d.revealed = cards("revealed", rf.value, 0)[0]
+        # sets
+        sf = f["sets"]
+        for p, (part, off) in enumerate(f.parts("sets", n, "/", "seats' sets")):
+            if part == "-":
+                continue
+            sets = part.split(",")
+            if len(sets) > CC_MAX_SETS:
+                raise f.error(sf, f"seat {p} has {len(sets)} sets; the fifth ends the game",
+                              off, len(part))
+            ids = []
+            for stext in sets:
+                ts = cards("sets", stext, off, False)
+                key = "".join(LETTERS[t] for t in sorted(ts))
+                if key not in _TEXT_TO_SET:
+                    raise f.error(sf, f"{stext!r} is not a valid set: {set_problem(ts)}",
+                                  off, len(stext) or 1)
+                ids.append(_TEXT_TO_SET[key])
+                for t in ts:
+                    d.setcards[p][t] += 1
+                    d.points[p] += d.val[t]
+                off += len(stext) + 1
+            for j, s in enumerate(sorted(ids)):     # a seat's sets are kept in move order
+                d.sets[p][j] = s
+            d.nsets[p] = len(ids)
+        # whose turn, which step
+        stf = f["step"]
+        if stf.value not in ("1", "2", "final", "-"):
+            raise f.error(stf, "expected 1, 2, final or -")
+        d.step = {"-": STEP_OVER, "1": STEP_PLACE, "2": STEP_ACT, "final": STEP_FINAL}[stf.value]
+        if d.step == STEP_OVER:
+            if f["turn"].value != "-":
+                raise f.error(f["turn"], "the game is over (step=-): turn must be -")
+            d.h.current = NO_SEAT
+            d.h.terminal = 1
+        else:
+            d.h.current = f.int("turn", 0, n - 1)
+        if d.step == STEP_FINAL:
+            d.finals = f.int("finals", 1, n)
+        else:
+            d.finals = f.int("finals", 0, 0)
+        if d.step == STEP_PLACE:
+            if d.revealed < 0:
+                raise f.error(rf, "step 1 places the revealed card: it cannot be -")
+            if all(d.pile_n[k] >= CC_PILE_MAX for k in range(CC_PILES)):
+                raise f.error(pf, "step 1 needs a pile with fewer than 4 cards")
+        elif d.revealed >= 0:
+            raise f.error(rf, "a card is revealed only in step 1: expected -")
+        # a fifth set ends the normal turns at once, and its player has no final turn
+        if d.step == STEP_PLACE or d.step == STEP_ACT:
+            for p in range(n):
+                if d.nsets[p] >= CC_MAX_SETS:
+                    raise f.error(sf, f"seat {p} has 5 sets: the game is in its final turns or over")
+        elif d.step == STEP_FINAL and d.nsets[d.h.current] >= CC_MAX_SETS:
+            raise f.error(sf, f"seat {d.h.current} has 5 sets and so has no final turn")
+        check_card_counts(text, counts, COMP, CARD_NAMES, SPEC.name, d.h.view_seat >= 0)
+        if not d.h.terminal and self.legal_moves_c(buf) == 0:
+            raise f.error(stf, f"seat {d.h.current} would have no move here (step 2 with no pile "
+                          f"to pick up and no set)")
+
+
+
+register(CatCards)
 
 
 cdef bint needs_chance(CCData* d) noexcept nogil:
@@ -1179,43 +1227,6 @@ cdef CCData _rulebook
 _set_values(&_rulebook, DEFAULT_VALUES)
 for _t in range(CC_TYPES):
     DEFAULT_VAL[_t] = _rulebook.val[_t]
-
-
-def _values_option(v):
-    """The `values` option as a 5-tuple (one-, two-, three-colour, Sphynx, Siamese)."""
-    if v is None:
-        return DEFAULT_VALUES
-    how = (f"option values: give 5 whole numbers from 0 to {MAX_VALUE} (one-colour, two-colour, "
-           f"three-colour, Sphynx, Siamese) as a sequence, a text like '3,2,1,4,1', or a "
-           f"mapping with keys {', '.join(VALUE_KEYS)}")
-    if isinstance(v, str):
-        try:
-            v = [int(x, 10) for x in v.split(",")]
-        except ValueError:
-            raise ValueError(f"{how}; got {v!r}") from None
-    if isinstance(v, dict):
-        bad = [k for k in v if k not in VALUE_KEYS]
-        if bad:
-            raise ValueError(f"{how}; unknown key(s) {', '.join(map(repr, bad))}")
-        v = [v.get(k, DEFAULT_VALUES[i]) for i, k in enumerate(VALUE_KEYS)]
-    try:
-        v = list(v)
-    except TypeError:
-        raise ValueError(f"{how}; got {v!r}") from None
-    if len(v) != 5:
-        raise ValueError(f"{how}; got {len(v)} numbers")
-    out = []
-    for x in v:
-        try:
-            if isinstance(x, bool):
-                raise TypeError
-            i = operator.index(x)
-        except TypeError:
-            raise ValueError(f"{how}; {x!r} is not one") from None
-        if not 0 <= i <= MAX_VALUE:
-            raise ValueError(f"{how}; {x!r} is not one")
-        out.append(i)
-    return tuple(out)
 
 
 def set_problem(cards) -> str | None:
@@ -1257,165 +1268,3 @@ def _raw_legal_moves(CatCards st) -> list:
     cdef int buf[CC_MOVES + 1]
     cdef int n = st.legal_moves_c(buf)
     return [buf[i] for i in range(n)]
-
-
-def _parse(str text):
-    f = Fields(text, ("players", "turn", "step", "finals", "revealed", "piles", "hands", "deck",
-                      "sets", "rng"), ("values", "view"))
-    cdef CatCards st = CatCards.__new__(CatCards)
-    cdef CCData* d = &st.d
-    cdef int n = f.int("players", 2, 4)
-    cdef int buf[CC_MOVES + 1]
-    d.h.players = n
-    d.h.view_seat = f.int("view", 0, n - 1) if "view" in f else NO_SEAT
-    d.revealed = -1
-    if "values" in f:
-        vals = tuple(f.int_list("values", 5, 0, MAX_VALUE))
-    else:
-        vals = DEFAULT_VALUES
-    _set_values(d, vals)
-    counts = [0] * 20
-    cardset = "0-9 a-e S P M L"
-
-    def cards(key, value, offset, allow_unknown=True):
-        out = []
-        for i, ch in enumerate(value):
-            if ch not in LETTERS or (ch == "?" and not allow_unknown):
-                raise f.error(f[key], f"{ch!r} is not a card; cards are {cardset}"
-                              + (" and ?" if allow_unknown else ""), offset + i, 1)
-            t = LETTERS.index(ch)
-            out.append(t)
-            counts[t] += 1
-        return out
-
-    # hands: public:private per seat
-    hf = f["hands"]
-    parts = hf.value.split("/")
-    if len(parts) != n:
-        raise f.error(hf, f"expected {n} hands separated by /, got {len(parts)}")
-    off = 0
-    for p, part in enumerate(parts):
-        pub_s, colon, priv_s = part.partition(":")
-        if not colon or ":" in priv_s:
-            raise f.error(hf, "a hand is public:private (- for none), e.g. 35P:-", off, len(part) or 1)
-        pub = [] if pub_s == "-" else cards("hands", pub_s, off, allow_unknown=False)
-        priv = [] if priv_s == "-" else cards("hands", priv_s, off + len(pub_s) + 1)
-        if d.h.view_seat < 0 and len(priv) > CC_SETUP_HAND:
-            raise f.error(hf, f"seat {p} holds {len(priv)} private cards; at most the 3 of "
-                          f"the setup", off + len(pub_s) + 1, len(priv_s))
-        if len(pub) + len(priv) > CC_CARDS:
-            raise f.error(hf, "too many cards", off, len(part))
-        for t in pub:
-            d.hand[p][t] += 1
-        for t in priv:
-            d.hand[p][t] += 1
-            d.priv[p][t] += 1
-        d.hsize[p] = len(pub) + len(priv)
-        off += len(part) + 1
-    # piles
-    pf = f["piles"]
-    parts = pf.value.split(",")
-    if len(parts) != CC_PILES:
-        raise f.error(pf, f"expected 3 piles separated by commas, got {len(parts)}")
-    off = 0
-    for k, part in enumerate(parts):
-        pile = [] if part == "-" else cards("piles", part, off)
-        if len(pile) > CC_PILE_MAX:
-            raise f.error(pf, f"pile {k} holds {len(pile)} cards; a pile holds at most 4", off, len(part))
-        for i, t in enumerate(sorted(pile)):
-            d.pile[k][i] = t
-        d.pile_n[k] = len(pile)
-        off += len(part) + 1
-    # the deck, top first
-    dv = f["deck"].value
-    deck = [] if dv == "-" else cards("deck", dv, 0)
-    if len(deck) > CC_CARDS:
-        raise f.error(f["deck"], f"{len(deck)} cards is more than the game has")
-    d.deck_top = CC_CARDS - len(deck)
-    for i, t in enumerate(deck):
-        d.deck[d.deck_top + i] = t
-    # the revealed card
-    rf = f["revealed"]
-    if rf.value != "-":
-        if len(rf.value) != 1:
-            raise f.error(rf, "expected one card or -")
-        d.revealed = cards("revealed", rf.value, 0)[0]
-    # sets
-    sf = f["sets"]
-    parts = sf.value.split("/")
-    if len(parts) != n:
-        raise f.error(sf, f"expected {n} seats' sets separated by /, got {len(parts)}")
-    off = 0
-    for p, part in enumerate(parts):
-        if part != "-":
-            soff = off
-            sets = part.split(",")
-            if len(sets) > CC_MAX_SETS:
-                raise f.error(sf, f"seat {p} has {len(sets)} sets; the fifth ends the game",
-                              off, len(part))
-            for stext in sets:
-                ts = cards("sets", stext, soff, allow_unknown=False)
-                key = "".join(LETTERS[t] for t in sorted(ts))
-                if key not in _TEXT_TO_SET:
-                    raise f.error(sf, f"{stext!r} is not a valid set: {set_problem(ts)}",
-                                  soff, len(stext) or 1)
-                s = _TEXT_TO_SET[key]
-                j = d.nsets[p]
-                while j > 0 and d.sets[p][j - 1] > s:
-                    d.sets[p][j] = d.sets[p][j - 1]
-                    j -= 1
-                d.sets[p][j] = s
-                d.nsets[p] += 1
-                for t in ts:
-                    d.setcards[p][t] += 1
-                    d.points[p] += d.val[t]
-                soff += len(stext) + 1
-        off += len(part) + 1
-    # whose turn, which step
-    stf = f["step"]
-    if stf.value not in ("1", "2", "final", "-"):
-        raise f.error(stf, "expected 1, 2, final or -")
-    d.step = {"-": STEP_OVER, "1": STEP_PLACE, "2": STEP_ACT, "final": STEP_FINAL}[stf.value]
-    if d.step == STEP_OVER:
-        if f["turn"].value != "-":
-            raise f.error(f["turn"], "the game is over (step=-): turn must be -")
-        d.h.current = NO_SEAT
-        d.h.terminal = 1
-    else:
-        d.h.current = f.int("turn", 0, n - 1)
-    if d.step == STEP_FINAL:
-        d.finals = f.int("finals", 1, n)
-    else:
-        d.finals = f.int("finals", 0, 0)
-    if d.step == STEP_PLACE:
-        if d.revealed < 0:
-            raise f.error(rf, "step 1 places the revealed card: it cannot be -")
-        if all(d.pile_n[k] >= CC_PILE_MAX for k in range(CC_PILES)):
-            raise f.error(pf, "step 1 needs a pile with fewer than 4 cards")
-    elif d.revealed >= 0:
-        raise f.error(rf, "a card is revealed only in step 1: expected -")
-    # a fifth set ends the normal turns at once, and its player has no final turn
-    if d.step == STEP_PLACE or d.step == STEP_ACT:
-        for p in range(n):
-            if d.nsets[p] >= CC_MAX_SETS:
-                raise f.error(sf, f"seat {p} has 5 sets: the game is in its final turns or over")
-    elif d.step == STEP_FINAL and d.nsets[d.h.current] >= CC_MAX_SETS:
-        raise f.error(sf, f"seat {d.h.current} has 5 sets and so has no final turn")
-    # every card of the game must be somewhere
-    for t in range(CC_TYPES):
-        if counts[t] > COMP[t]:
-            raise NotationError(f"{counts[t]} {CARD_NAMES[t]} cards, but the game has {COMP[t]}", text)
-    if sum(counts) != CC_CARDS:
-        raise NotationError(f"the notation holds {sum(counts)} cards; Cat Cards has {CC_CARDS}", text)
-    if d.h.view_seat < 0 and counts[CC_UNK]:
-        raise NotationError("unknown cards (?) appear only in a seat's view, which has view=<seat>", text)
-    r = f.rng()
-    if r is not None and not all(ch in "0123456789abcdefABCDEF" for ch in f["rng"].value):
-        raise f.error(f["rng"], "expected 16 hex digits or ?")
-    d.h.rng_known = r is not None
-    d.h.rng.s = 0 if r is None else r
-    d.h.hash = full_hash(d)
-    if not d.h.terminal and st.legal_moves_c(buf) == 0:
-        raise f.error(stf, f"seat {d.h.current} would have no move here (step 2 with no pile "
-                      f"to pick up and no set)")
-    return st

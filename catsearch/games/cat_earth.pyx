@@ -37,11 +37,18 @@ Cat ``k`` is the k-th cat in square order (a1 first); in text it is named by its
 from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 
-from catsearch._core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8, fill_keys
-from catsearch._core.state cimport State, Header, NO_SEAT, MAX_PLAYERS, header
+from catsearch._core.rng cimport (Rng, Pick, pick_start, pick_offer, rng_below, rng_shuffle_u8,
+                                  fill_tables)
+from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
+                                    as_full, share_returns)
+from catsearch._core.zobrist cimport count_up, count_down, count_key, set_value, set_turn, turn_key
+from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
+                                    redeal_hand, redeal_hands, redeal_run, card_in, card_out,
+                                    hide_cards)
 
-from catsearch._core.notation import Fields, rng_text
-from catsearch._core.state import fresh_seed
+from catsearch._core.game import GameSpec, register
+from catsearch._core.notation import check_card_counts
+from catsearch._core.options import Option
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 CARD_CHARS = "123456789TNS?"
@@ -55,7 +62,7 @@ FILES = "abcdefg"
 SQ_NAMES = tuple(FILES[s % 7] + str(s // 7 + 1) for s in range(49))
 SQ_INDEX = {name: s for s, name in enumerate(SQ_NAMES)}
 BOARD_CHARS = ".0123TC"
-OPTIONS = {"setup": ("moves", "random")}
+SETUPS = ("moves", "random")
 
 # Starting squares by the player count marked on them (C is d4), rank 7 first.
 START_DIAGRAM = (
@@ -161,16 +168,13 @@ cdef uint64_t Z_PLAYED[5]
 cdef uint64_t Z_PEND[4]
 cdef uint64_t Z_ROUND[102]
 cdef uint64_t Z_WIN[16]
-fill_keys(&Z_SQ[0][0], 49 * 7, 0x4345_0001)
-fill_keys(&Z_HAND[0][0][0], 4 * 13 * 8, 0x4345_0002)
-fill_keys(&Z_DECK[0][0], 40 * 13, 0x4345_0003)
-fill_keys(&Z_DISC[0][0], 13 * 41, 0x4345_0004)
-fill_keys(&Z_TURN[0], 5, 0x4345_0005)
-fill_keys(&Z_PHASE[0], 5, 0x4345_0006)
-fill_keys(&Z_PLAYED[0], 5, 0x4345_0007)
-fill_keys(&Z_PEND[0], 4, 0x4345_0008)
-fill_keys(&Z_ROUND[0], 102, 0x4345_0009)
-fill_keys(&Z_WIN[0], 16, 0x4345_000A)
+cdef uint64_t* _TABLES[10]
+cdef Py_ssize_t _BYTES[10]
+_TABLES[:] = [&Z_SQ[0][0], &Z_HAND[0][0][0], &Z_DECK[0][0], &Z_DISC[0][0], &Z_TURN[0], &Z_PHASE[0],
+              &Z_PLAYED[0], &Z_PEND[0], &Z_ROUND[0], &Z_WIN[0]]
+_BYTES[:] = [sizeof(Z_SQ), sizeof(Z_HAND), sizeof(Z_DECK), sizeof(Z_DISC), sizeof(Z_TURN),
+             sizeof(Z_PHASE), sizeof(Z_PLAYED), sizeof(Z_PEND), sizeof(Z_ROUND), sizeof(Z_WIN)]
+fill_tables(_TABLES, _BYTES, 10, 0x4345_0001)
 for _s in range(49):
     Z_SQ[_s][0] = 0
 Z_PEND[0] = 0
@@ -187,44 +191,16 @@ cdef inline void set_sq(CEData* d, int sq, int v) noexcept nogil:
     d.board[sq] = v
 
 cdef inline void hand_add(CEData* d, int p, int t) noexcept nogil:
-    d.h.hash ^= Z_HAND[p][t][d.hand[p][t]]
-    d.hand[p][t] += 1
-    d.hand_size[p] += 1
+    card_in(&d.h.hash, &Z_HAND[p][0][0], 8, d.hand[p], &d.hand_size[p], t)
 
-cdef inline int hand_take(CEData* d, int p, int t) noexcept nogil:
-    """Take a card of type t from seat p's hand; in a view, from its unknown cards if it
-    holds no known one of that type."""
-    if d.hand[p][t] == 0:
-        t = CE_UNK
-    d.hand[p][t] -= 1
-    d.h.hash ^= Z_HAND[p][t][d.hand[p][t]]
-    d.hand_size[p] -= 1
-    return t
-
-cdef inline void disc_add(CEData* d, int t) noexcept nogil:
-    d.h.hash ^= Z_DISC[t][d.discard[t]]
-    d.discard[t] += 1
-
-cdef inline void set_turn(CEData* d, int p) noexcept nogil:
-    d.h.hash ^= Z_TURN[4 if d.h.current < 0 else d.h.current]
-    d.h.current = p
-    d.h.hash ^= Z_TURN[4 if p < 0 else p]
+cdef inline void discard_card(CEData* d, int p, int t) noexcept nogil:
+    """Seat p's card of type t goes to the discard pile (in a view, an unknown one if it
+    holds no known t: the discard shows what was played)."""
+    card_out(&d.h.hash, &Z_HAND[p][0][0], 8, d.hand[p], &d.hand_size[p], t, CE_UNK)
+    count_up(&d.h.hash, Z_DISC[t], &d.discard[t])
 
 cdef inline void set_phase(CEData* d, int ph) noexcept nogil:
-    d.h.hash ^= Z_PHASE[d.phase] ^ Z_PHASE[ph]
-    d.phase = ph
-
-cdef inline void set_played(CEData* d, int k) noexcept nogil:
-    d.h.hash ^= Z_PLAYED[d.played] ^ Z_PLAYED[k]
-    d.played = k
-
-cdef inline void set_pending(CEData* d, int k) noexcept nogil:
-    d.h.hash ^= Z_PEND[d.pending] ^ Z_PEND[k]
-    d.pending = k
-
-cdef inline void set_round(CEData* d, int r) noexcept nogil:
-    d.h.hash ^= Z_ROUND[d.round] ^ Z_ROUND[r]
-    d.round = r
+    set_value(&d.h.hash, Z_PHASE, &d.phase, ph)
 
 cdef inline void sort_cats(CEData* d) noexcept nogil:
     cdef int i, j
@@ -405,9 +381,9 @@ cdef void threats(CEData* d, int* thr) noexcept nogil:
 # -- turns -------------------------------------------------------------------------------
 
 cdef void game_over(CEData* d, int winners) noexcept nogil:
-    set_turn(d, NO_SEAT)
+    set_turn(&d.h, Z_TURN, NO_SEAT)
     set_phase(d, PH_OVER)
-    set_played(d, 0)
+    set_value(&d.h.hash, Z_PLAYED, &d.played, 0)
     d.h.hash ^= Z_WIN[d.winners] ^ Z_WIN[winners]
     d.winners = winners
     d.h.terminal = 1
@@ -427,8 +403,7 @@ cdef void reshuffle(CEData* d) noexcept nogil:
             d.deck[i] = CE_UNK if d.h.view_seat >= 0 else t
             i += 1
         while d.discard[t] > 0:
-            d.discard[t] -= 1
-            d.h.hash ^= Z_DISC[t][d.discard[t]]
+            count_down(&d.h.hash, Z_DISC[t], &d.discard[t])
     d.deck_top = CE_CARDS - m
     if d.h.view_seat < 0:
         rng_shuffle_u8(&d.h.rng, d.deck + d.deck_top, m)
@@ -438,7 +413,7 @@ cdef void reshuffle(CEData* d) noexcept nogil:
         if d.board[D4] == EMPTY:
             add_cat_d4(d)
         else:
-            set_pending(d, d.pending + 1)
+            set_value(&d.h.hash, Z_PEND, &d.pending, d.pending + 1)
 
 
 cdef inline void draw(CEData* d, int p) noexcept nogil:
@@ -454,9 +429,9 @@ cdef inline void draw(CEData* d, int p) noexcept nogil:
 
 
 cdef void begin_turn(CEData* d, int p) noexcept nogil:
-    set_turn(d, p)
+    set_turn(&d.h, Z_TURN, p)
     set_phase(d, PH_PLAY)
-    set_played(d, 0)
+    set_value(&d.h.hash, Z_PLAYED, &d.played, 0)
     draw(d, p)
 
 
@@ -479,14 +454,14 @@ cdef void next_turn(CEData* d, int p) noexcept nogil:
                         w |= 1 << i
             game_over(d, w)
             return
-        set_round(d, d.round + 1)
+        set_value(&d.h.hash, Z_ROUND, &d.round, d.round + 1)
     begin_turn(d, q)
 
 
 cdef void end_play(CEData* d, int p) noexcept nogil:
     if d.hand_size[p] > HAND_LIMIT:
         set_phase(d, PH_DISCARD)
-        set_played(d, 0)
+        set_value(&d.h.hash, Z_PLAYED, &d.played, 0)
     else:
         next_turn(d, p)
 
@@ -497,7 +472,7 @@ cdef void start_play(CEData* d) noexcept nogil:
     for r in range(2):
         for q in range(d.h.players):
             draw(d, q)
-    set_round(d, 1)
+    set_value(&d.h.hash, Z_ROUND, &d.round, 1)
     begin_turn(d, 0)
 
 
@@ -505,9 +480,9 @@ cdef void after_card(CEData* d, int p) noexcept nogil:
     """What follows every card: a waiting cat enters an empty d4, players without houses are
     out (their hands go to the discard pile), the game or the turn may end."""
     cdef int q, t, mask = 0, newly, n = d.h.players
-    set_played(d, d.played + 1)
+    set_value(&d.h.hash, Z_PLAYED, &d.played, d.played + 1)
     if d.pending > 0 and d.board[D4] == EMPTY:
-        set_pending(d, d.pending - 1)
+        set_value(&d.h.hash, Z_PEND, &d.pending, d.pending - 1)
         add_cat_d4(d)
     for q in range(n):
         if d.houses[q] > 0:
@@ -518,8 +493,7 @@ cdef void after_card(CEData* d, int p) noexcept nogil:
             if newly >> q & 1:
                 for t in range(CE_UNK + 1):
                     while d.hand[q][t] > 0:
-                        hand_take(d, q, t)
-                        disc_add(d, t)
+                        discard_card(d, q, t)
         d.alive &= mask
         if d.alive == 0:
             game_over(d, newly)
@@ -616,9 +590,9 @@ cdef void do_move(CEData* d, int m) noexcept nogil:
         d.placed += 1
         if d.placed == n * HOUSES_EACH_C[n]:
             set_phase(d, PH_TREE)
-            set_turn(d, n - 1)
+            set_turn(&d.h, Z_TURN, n - 1)
         else:
-            set_turn(d, d.placed % n)
+            set_turn(&d.h, Z_TURN, d.placed % n)
         return
     if m < M_PATH:
         set_sq(d, m - M_TREE, TREE)
@@ -627,15 +601,14 @@ cdef void do_move(CEData* d, int m) noexcept nogil:
         if t == n * TREES_EACH_C[n]:
             start_play(d)
         else:
-            set_turn(d, ((n - 1 - t) % n + n) % n)
+            set_turn(&d.h, Z_TURN, ((n - 1 - t) % n + n) % n)
         return
     if m >= M_DISC:
         if m == M_END:
             end_play(d, p)
             return
         t = m - M_DISC
-        hand_take(d, p, t)
-        disc_add(d, t)
+        discard_card(d, p, t)
         if d.hand_size[p] <= HAND_LIMIT:
             next_turn(d, p)
         return
@@ -644,8 +617,7 @@ cdef void do_move(CEData* d, int m) noexcept nogil:
         c = (m - M_PATH) >> 4
         k = ((m - M_PATH) >> 2) & 3
         dir = (m - M_PATH) & 3
-        hand_take(d, p, c)
-        disc_add(d, c)
+        discard_card(d, p, c)
         pos = d.cat_sq[k]
         for i in range(PATH_LEN[c]):
             dir = (dir + PATH_TURN[c][i]) & 3
@@ -655,16 +627,14 @@ cdef void do_move(CEData* d, int m) noexcept nogil:
     elif m < M_NIP:
         k = (m - M_TELE) // 49
         sq = (m - M_TELE) % 49
-        hand_take(d, p, TP)
-        disc_add(d, TP)
+        discard_card(d, p, TP)
         set_sq(d, d.cat_sq[k], EMPTY)
         set_sq(d, sq, CAT)
         d.cat_sq[k] = sq
         sort_cats(d)
     elif m < M_SWAP:
         k = m - M_NIP
-        hand_take(d, p, CN)
-        disc_add(d, CN)
+        discard_card(d, p, CN)
         set_sq(d, d.cat_sq[k], EMPTY)
         set_sq(d, D4, CAT)
         d.cat_sq[k] = D4
@@ -672,8 +642,7 @@ cdef void do_move(CEData* d, int m) noexcept nogil:
     else:
         a = PAIR_A[m - M_SWAP]
         b = PAIR_B[m - M_SWAP]
-        hand_take(d, p, HS)
-        disc_add(d, HS)
+        discard_card(d, p, HS)
         va = d.board[a]
         vb = d.board[b]
         set_sq(d, a, vb)
@@ -681,46 +650,20 @@ cdef void do_move(CEData* d, int m) noexcept nogil:
     after_card(d, p)
 
 
-cdef uint64_t full_hash(CEData* d) noexcept nogil:
-    cdef uint64_t z = 0
-    cdef int p, t, c, i
-    for i in range(49):
-        z ^= Z_SQ[i][d.board[i]]
-    for p in range(d.h.players):
-        for t in range(CE_UNK + 1):
-            for c in range(d.hand[p][t]):
-                z ^= Z_HAND[p][t][c]
-    for i in range(d.deck_top, CE_CARDS):
-        z ^= Z_DECK[i][d.deck[i]]
-    for t in range(CE_UNK + 1):
-        for c in range(d.discard[t]):
-            z ^= Z_DISC[t][c]
-    z ^= Z_TURN[4 if d.h.current < 0 else d.h.current]
-    z ^= Z_PHASE[d.phase] ^ Z_PLAYED[d.played] ^ Z_PEND[d.pending] ^ Z_ROUND[d.round]
-    z ^= Z_WIN[d.winners]
-    return z
-
-
-cdef int unseen_pool(CEData* d, int seat, unsigned char* pool) noexcept nogil:
-    """Write into pool the cards ``seat`` has not seen (one entry per card); return how many.
-
-    seat < 0: every card whose type this (view) state does not show.
-    """
-    cdef int t, p, i, n = 0, c, known
+cdef void unseen_counts(CEData* d, int seat, int* cnt) noexcept nogil:
+    """cnt[t]: the cards of type t that ``seat`` has not seen (seat < 0: every card whose
+    type this view state does not show)."""
+    cdef int t, p, i
     for t in range(CE_TYPES):
-        known = d.discard[t]
+        cnt[t] = COMP[t] - d.discard[t]
         if seat >= 0:
-            known += d.hand[seat][t]
+            cnt[t] -= d.hand[seat][t]
         else:
             for p in range(d.h.players):
-                known += d.hand[p][t]
+                cnt[t] -= d.hand[p][t]
             for i in range(d.deck_top, CE_CARDS):
                 if d.deck[i] == t:
-                    known += 1
-        for c in range(COMP[t] - known):
-            pool[n] = t
-            n += 1
-    return n
+                    cnt[t] -= 1
 
 
 cdef double pos_value(CEData* d, int p, int* thr) noexcept nogil:
@@ -747,22 +690,20 @@ cdef double pos_value(CEData* d, int p, int* thr) noexcept nogil:
     return own - other
 
 
+SPEC = GameSpec(
+    id="cat-earth", name="Cat Earth", size=sizeof(CEData), moves=CE_MOVES,
+    notation=("players", "phase", "turn", "round", "played", "pending", "board", "hands",
+              "deck", "discard", "winners", "rng", "setup?", "view?"),
+    options=(Option("setup", SETUPS, "moves",
+                    doc="moves: houses and trees are placed by moves; random: at random"),))
+
+
 cdef class CatEarth(State):
     """A state of Cat Earth (see the module docstring for squares, cards, moves)."""
 
-    game_id = "cat-earth"
-
-    def __cinit__(self):
-        self._data = &self.d
-        self._size = sizeof(CEData)
-
-    cdef State new_empty_c(self):
-        return CatEarth.__new__(CatEarth)
+    spec = SPEC
 
     # -- the hot contract ---------------------------------------------------------------
-    cdef int num_distinct_moves_c(self) noexcept nogil:
-        return CE_MOVES
-
     cdef int legal_moves_c(self, int* out) noexcept nogil:
         return gen_moves(&self.d, out)
 
@@ -770,102 +711,80 @@ cdef class CatEarth(State):
         do_move(&self.d, m)
 
     cdef void returns_c(self, double* out) noexcept nogil:
-        cdef CEData* d = &self.d
-        cdef int p, k = 0
-        for p in range(d.h.players):
+        """The winners (the last seat with houses, or the most houses after round 100)
+        share 1."""
+        cdef double won[4]
+        cdef int p
+        for p in range(self.d.h.players):
+            won[p] = self.d.winners >> p & 1
             out[p] = 0.0
-            if d.winners >> p & 1:
-                k += 1
-        if not d.h.terminal or k == 0:
-            return
-        for p in range(d.h.players):
-            if d.winners >> p & 1:
-                out[p] = 1.0 / k
+        if self.d.h.terminal and self.d.winners:
+            share_returns(out, won, self.d.h.players)
 
     cdef uint64_t compute_hash_c(self) noexcept nogil:
-        return full_hash(&self.d)
+        cdef CEData* d = &self.d
+        cdef uint64_t z = turn_key(Z_TURN, d.h.current)
+        cdef int p, t, i
+        for i in range(49):
+            z ^= Z_SQ[i][d.board[i]]
+        for p in range(d.h.players):
+            for t in range(CE_UNK + 1):
+                z ^= count_key(Z_HAND[p][t], d.hand[p][t])
+        for i in range(d.deck_top, CE_CARDS):
+            z ^= Z_DECK[i][d.deck[i]]
+        for t in range(CE_UNK + 1):
+            z ^= count_key(Z_DISC[t], d.discard[t])
+        z ^= Z_PHASE[d.phase] ^ Z_PLAYED[d.played] ^ Z_PEND[d.pending] ^ Z_ROUND[d.round]
+        return z ^ Z_WIN[d.winners]
+
+    cdef void scores_c(self, double* out) noexcept nogil:
+        """Houses on the board per seat."""
+        scores_from(out, self.d.houses, self.d.h.players)
 
     cdef void reset_c(self, uint64_t seed) noexcept nogil:
         cdef CEData* d = &self.d
-        cdef int players = d.h.players
         cdef int setup_random = d.setup_random
-        cdef int t, i, n = 0
+        cdef int n
         cdef int buf[64]
-        memset(d, 0, sizeof(CEData))
-        d.h.players = players
+        restart(self, seed)
         d.setup_random = setup_random
-        d.h.view_seat = NO_SEAT
-        d.h.rng_known = 1
-        rng_seed(&d.h.rng, seed)
-        for t in range(CE_TYPES):
-            for i in range(COMP[t]):
-                d.deck[n] = t
-                n += 1
-        rng_shuffle_u8(&d.h.rng, d.deck, CE_CARDS)
-        d.deck_top = 0
+        shuffled_deck(d.deck, COMP, CE_TYPES, &d.h.rng)
         d.board[D4] = CAT
         d.cat_sq[0] = D4
         d.ncats = 1
-        d.alive = (1 << players) - 1
+        d.alive = (1 << d.h.players) - 1
         d.phase = PH_HOUSE
         d.h.current = 0
-        d.h.hash = full_hash(d)
+        d.h.hash = self.compute_hash_c()
         if setup_random:
             while d.phase < PH_PLAY:
                 n = gen_moves(d, buf)
                 do_move(d, buf[rng_below(&d.h.rng, n)])
             d.h.ply = 0
 
+    cdef void hide_c(self, int seat) noexcept nogil:
+        cdef CEData* d = &self.d
+        hide_cards(&d.h, seat, &d.hand[0][0], CE_UNK + 1, CE_TYPES, CE_UNK, d.deck + d.deck_top,
+                   CE_CARDS - d.deck_top)
+        d.h.hash = self.compute_hash_c()
+
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
         cdef CEData* d = &self.d
         cdef unsigned char pool[40]
-        cdef int n, i = 0, p, j, t
+        cdef unsigned char size
+        cdef int cnt[CE_TYPES]
+        cdef int n, i
         # everything `seat` has not seen, dealt at random into the places it cannot see
-        n = unseen_pool(d, seat, pool)
-        rng_shuffle_u8(rng, pool, n)
-        for p in range(d.h.players):
-            if p == seat:
-                j = d.hand[p][CE_UNK]
-                d.hand[p][CE_UNK] = 0
-            else:
-                j = d.hand_size[p]
-                for t in range(CE_UNK + 1):
-                    d.hand[p][t] = 0
-            d.hand_size[p] -= j
-            while j > 0 and i < n:
-                d.hand[p][pool[i]] += 1
-                d.hand_size[p] += 1
-                i += 1
-                j -= 1
-        j = d.discard[CE_UNK]
-        d.discard[CE_UNK] = 0
-        while j > 0 and i < n:
-            d.discard[pool[i]] += 1
-            i += 1
-            j -= 1
-        for j in range(d.deck_top, CE_CARDS):
-            if i < n:
-                d.deck[j] = pool[i]
-                i += 1
-        d.h.view_seat = NO_SEAT
-        d.h.rng_known = 1
-        d.h.rng.s = rng_next(rng)
-        d.h.hash = full_hash(d)
-
-    cdef void hide_c(self, int seat) noexcept nogil:
-        cdef CEData* d = &self.d
-        cdef int p, t, i
-        for p in range(d.h.players):
-            if p != seat:
-                for t in range(CE_TYPES):
-                    d.hand[p][CE_UNK] += d.hand[p][t]
-                    d.hand[p][t] = 0
-        for i in range(d.deck_top, CE_CARDS):
-            d.deck[i] = CE_UNK
-        d.h.view_seat = seat
-        d.h.rng_known = 0
-        d.h.rng.s = 0
-        d.h.hash = full_hash(d)
+        unseen_counts(d, seat, cnt)
+        n = shuffled_pool(cnt, CE_TYPES, pool, rng)
+        i = redeal_hands(&d.hand[0][0], CE_UNK + 1, d.hand_size, d.h.players, seat, CE_UNK, pool,
+                         0, n)
+        # unknown cards in the discard pile (a view played on): the pile as a hand of its own
+        size = d.discard[CE_UNK]
+        i = redeal_hand(d.discard, &size, CE_UNK + 1, CE_UNK, True, pool, i, n)
+        redeal_run(d.deck + d.deck_top, CE_CARDS - d.deck_top, pool, i, n)
+        as_full(&d.h, rng)
+        d.h.hash = self.compute_hash_c()
 
     cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
         """A beginner's play. Setup: houses as far from the edge as possible, beside own
@@ -877,13 +796,15 @@ cdef class CatEarth(State):
         cdef CEData tmp
         cdef int p = d.h.current
         cdef int n = gen_moves(d, buf)
-        cdef int i, m, sq, dir, nb, v, nbest = 0, choice = buf[0]
-        cdef double score, best = -1e18, base = 0.0
+        cdef int i, m, sq, dir, nb, v
+        cdef double score, base = 0.0
+        cdef Pick pick
         cdef int thr[4]
         if n == 1:
             return buf[0]
         if d.phase == PH_PLAY:
             base = pos_value(d, p, thr)
+        pick_start(&pick, buf[0])
         for i in range(n):
             m = buf[i]
             if d.phase == PH_HOUSE:
@@ -910,22 +831,15 @@ cdef class CatEarth(State):
                 memcpy(&tmp, d, sizeof(CEData))
                 do_move(&tmp, m)
                 score = pos_value(&tmp, p, thr)
-            if score > best + 1e-9:
-                best = score
-                nbest = 1
-                choice = m
-            elif score > best - 1e-9:
-                nbest += 1
-                if rng_below(rng, nbest) == 0:
-                    choice = m
-        return choice
+            pick_offer(&pick, rng, m, score, 1e-9)
+        return pick.choice
 
     cdef void evaluate_c(self, double* out) noexcept nogil:
         """Per seat still in: s = max(0.25, houses - 0.5 * threatened houses); the estimate
         is s^2 / sum(s^2) (seats that are out get 0). During setup every seat gets 1/n."""
         cdef CEData* d = &self.d
         cdef double s[4]
-        cdef double total = 0.0, x
+        cdef double x
         cdef int thr[4]
         cdef int p, n = d.h.players
         if d.h.terminal:
@@ -944,64 +858,27 @@ cdef class CatEarth(State):
                 s[p] = x * x
             else:
                 s[p] = 0.0
-            total += s[p]
-        for p in range(n):
-            out[p] = s[p] / total
+        normalize(out, s, n)
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
         cdef CEData* d = &self.d
-        cdef unsigned char pool[40]
-        cdef int cnt[12]
-        cdef int n, i, t, k = 0
+        cdef int cnt[CE_TYPES]
         if d.h.terminal or d.phase < PH_PLAY or d.hand[d.h.current][CE_UNK] == 0:
             return 0
-        n = unseen_pool(d, NO_SEAT, pool)
-        if n == 0:
-            return 0
-        memset(cnt, 0, sizeof(cnt))
-        for i in range(n):
-            cnt[pool[i]] += 1
-        for t in range(CE_TYPES):
-            if cnt[t]:
-                outcomes[k] = t
-                weights[k] = cnt[t] / <double>n
-                k += 1
-        return k
+        unseen_counts(d, NO_SEAT, cnt)
+        return chance_from_counts(cnt, CE_TYPES, outcomes, weights)
 
     cdef void apply_chance_c(self, int t) noexcept nogil:
         cdef CEData* d = &self.d
         cdef int p = d.h.current
-        hand_take(d, p, CE_UNK)
+        card_out(&d.h.hash, &Z_HAND[p][0][0], 8, d.hand[p], &d.hand_size[p], CE_UNK, CE_UNK)
         hand_add(d, p, t)
 
-    # -- Python API: construction -------------------------------------------------------
-    @staticmethod
-    def new(int players=3, seed=None, **options):
-        """A new game from ``seed`` (random when ``None``).
-
-        :param setup: ``"moves"`` (default): houses and trees are placed by moves;
-            ``"random"``: they are placed at random, legally, from the state's generator,
-            and the game starts with seat 0's first turn.
-        """
-        for key, value in options.items():
-            if key not in OPTIONS:
-                raise ValueError(f"unknown option {key!r} for cat-earth; the options are "
-                                 f"{', '.join(f'{k}={v!r}' for k, v in OPTIONS.items())}")
-            if value not in OPTIONS[key]:
-                raise ValueError(f"option {key}={value!r} for cat-earth is not valid; "
-                                 f"expected one of {', '.join(map(repr, OPTIONS[key]))}")
-        if not 2 <= players <= 4:
-            raise ValueError(f"cat-earth is for 2 to 4 players, not {players}")
-        cdef CatEarth st = CatEarth.__new__(CatEarth)
-        st.d.h.players = players
-        st.d.setup_random = options.get("setup", "moves") == "random"
-        st.reset_c(fresh_seed() if seed is None else seed)
-        return st
-
-    @staticmethod
-    def from_text(str text):
-        """Read the full notation or a seat's view (see :meth:`to_text`)."""
-        return _parse(text)
+    def _set_options(self, dict options):
+        """``setup``: ``"moves"`` (default): houses and trees are placed by moves; ``"random"``:
+        they are placed at random, legally, from the state's generator, and the game starts
+        with seat 0's first turn."""
+        self.d.setup_random = options["setup"] == "random"
 
     # -- Python API: text ---------------------------------------------------------------
     def _cat_ref(self, int k):
@@ -1090,8 +967,8 @@ cdef class CatEarth(State):
         d = &self.d
         return "".join(CARD_CHARS[t] * d.hand[p][t] for t in range(CE_UNK + 1))
 
-    def to_text(self) -> str:
-        """The full notation (or a view's, with ``?`` for unknown cards), one line::
+    def _write(self) -> dict:
+        """The notation (see :meth:`to_text`), one line::
 
             players=3 phase=play turn=0 round=1 played=0 pending=0
             board=..1.0../.02120./0.2.1.2/12.C.01/0.1.0.2/.11T20./..0.1.. hands=24T/15/N6
@@ -1101,37 +978,22 @@ cdef class CatEarth(State):
         ``T`` a tree, ``C`` a cat); ``hands``: each seat's cards (``-`` none), seats separated
         by ``/``; ``deck``: top card first; ``discard``: the face-up pile, by type;
         ``played``: cards played this turn; ``pending``: cats waiting for d4 to empty;
-        ``winners``: once the game is over; ``setup=random`` for that option; ``view``:
-        in a view, whose it is.
+        ``winners``: once the game is over; ``setup=random`` for that option.
         """
         d = &self.d
-        hands = "/".join(self._hand_str(p) or "-" for p in range(d.h.players))
-        deck = "".join(CARD_CHARS[d.deck[i]] for i in range(d.deck_top, CE_CARDS)) or "-"
-        disc = "".join(CARD_CHARS[t] * d.discard[t] for t in range(CE_UNK + 1)) or "-"
-        win = ",".join(str(p) for p in range(d.h.players) if d.winners >> p & 1) or "-"
-        fields = [
-            f"players={d.h.players}",
-            f"phase={PHASES[d.phase]}",
-            f"turn={'-' if d.h.current < 0 else d.h.current}",
-            f"round={d.round}",
-            f"played={d.played}",
-            f"pending={d.pending}",
-            f"board={self._board_str()}",
-            f"hands={hands}",
-            f"deck={deck}",
-            f"discard={disc}",
-            f"winners={win}",
-            f"rng={rng_text(d.h.rng_known, d.h.rng.s)}",
-        ]
-        if d.setup_random:
-            fields.append("setup=random")
-        if d.h.view_seat >= 0:
-            fields.append(f"view={d.h.view_seat}")
-        return " ".join(fields)
-
-    def scores(self) -> list:
-        """Houses on the board per seat."""
-        return [self.d.houses[p] for p in range(self.d.h.players)]
+        return {
+            "phase": PHASES[d.phase],
+            "turn": "-" if d.h.current < 0 else d.h.current,
+            "round": d.round,
+            "played": d.played,
+            "pending": d.pending,
+            "board": self._board_str(),
+            "hands": "/".join(self._hand_str(p) or "-" for p in range(d.h.players)),
+            "deck": "".join(CARD_CHARS[d.deck[i]] for i in range(d.deck_top, CE_CARDS)) or "-",
+            "discard": "".join(CARD_CHARS[t] * d.discard[t] for t in range(CE_UNK + 1)) or "-",
+            "winners": ",".join(str(p) for p in range(d.h.players) if d.winners >> p & 1) or "-",
+            "setup": "random" if d.setup_random else None,
+        }
 
     def cards(self) -> dict:
         d = &self.d
@@ -1179,11 +1041,193 @@ cdef class CatEarth(State):
                          f"{', '.join(hand) or '(empty)'}")
         return "\n".join(lines)
 
-    def _check_seat(self, seat):
-        State._check_seat(self, seat)
-        if self.d.h.view_seat >= 0 and seat != self.d.h.view_seat:
-            raise ValueError(f"this state is seat {self.d.h.view_seat}'s view; it cannot stand "
-                             f"for seat {seat}'s knowledge")
+    def _read(self, f):
+        cdef CEData* d = &self.d
+        cdef int n = d.h.players
+        cdef int sq, p, t, i
+        text = f.text
+        if "setup" in f:
+            if f["setup"].value not in SETUPS:
+                raise f.error(f["setup"], "expected moves or random")
+            d.setup_random = f["setup"].value == "random"
+        ph = f["phase"]
+        if ph.value not in PHASES:
+            raise f.error(ph, f"expected one of {', '.join(PHASES)}")
+        d.phase = PHASES.index(ph.value)
+        counts = [0] * 13
+
+        # the board
+        bf = f["board"]
+        rows = bf.value.split("/")
+        if len(rows) != 7:
+            raise f.error(bf, f"expected 7 ranks (7 to 1) separated by /, got {len(rows)}")
+        off = 0
+        ntrees = 0
+        for ri, row in enumerate(rows):
+            if len(row) != 7:
+                raise f.error(bf, f"rank {7 - ri} needs 7 squares (a to g), got {len(row)}", off,
+                              len(row) or 1)
+            for fi, ch in enumerate(row):
+                valid = "." + "0123"[:n] + "TC"
+                if ch not in valid:
+                    raise f.error(bf, f"{ch!r} is not a square; squares are {' '.join(valid)}",
+                                  off + fi, 1)
+                sq = (6 - ri) * 7 + fi
+                v = BOARD_CHARS.index(ch)
+                d.board[sq] = v
+                if is_house(v):
+                    d.houses[v - 1] += 1
+                elif v == TREE:
+                    ntrees += 1
+                elif v == CAT:
+                    if d.ncats == 4:
+                        raise f.error(bf, "more than 4 cats", off + fi, 1)
+                    d.cat_sq[d.ncats] = sq
+                    d.ncats += 1
+            off += len(row) + 1
+        sort_cats(d)
+        per = HOUSES_EACH[n]
+        for p in range(n):
+            if d.houses[p] > per:
+                raise f.error(bf, f"seat {p} has {d.houses[p]} houses; with {n} players each has {per}")
+        if ntrees > n * TREES_EACH[n]:
+            raise f.error(bf, f"{ntrees} trees; with {n} players there are {n * TREES_EACH[n]}")
+        for sq in range(49):
+            if d.board[sq] == TREE and not _tree_placement_ok(d, sq):
+                raise f.error(bf, f"the tree on {SQ_NAMES[sq]} is on or next to d4 or next to "
+                              f"another tree")
+        if d.ncats == 0:
+            raise f.error(bf, "no cat on the board; the game starts with one on d4")
+        pending = f.int("pending", 0, 3)
+        if d.ncats + pending > 4:
+            raise f.error(f["pending"], f"{d.ncats} cats on the board and {pending} waiting: "
+                          f"there are only 4 cats")
+        d.pending = pending
+
+        hf = f["hands"]
+        for p, (part, off) in enumerate(f.parts("hands", n, "/", "hands")):
+            hand = f.cards("hands", part, off, CARD_CHARS, counts)
+            if len(hand) > HAND_LIMIT + 1:
+                raise f.error(hf, f"seat {p} holds {len(hand)} cards; a hand has at most 5", off,
+                              len(part) or 1)
+            for t in hand:
+                d.hand[p][t] += 1
+            d.hand_size[p] = len(hand)
+        deck = f.cards("deck", f["deck"].value, 0, CARD_CHARS, counts)
+        if len(deck) > CE_CARDS:
+            raise f.error(f["deck"], f"{len(deck)} cards is more than the deck has")
+        d.deck_top = CE_CARDS - len(deck)
+        for i, t in enumerate(deck):
+            d.deck[d.deck_top + i] = t
+        for t in f.cards("discard", f["discard"].value, 0, CARD_CHARS, counts):
+            d.discard[t] += 1
+        check_card_counts(text, counts, COMP, CARD_LONG, SPEC.name, d.h.view_seat >= 0)
+
+        rnd = f.int("round", 0, MAX_ROUNDS)
+        played = f.int("played", 0, MAX_PLAYS - 1)
+        d.round = rnd
+        d.played = played
+        wf = f["winners"]
+        winners = 0
+        if wf.value != "-":
+            for part in wf.value.split(","):
+                if not (part.isascii() and part.isdigit()) or int(part) >= n or (winners >> int(part) & 1):
+                    raise f.error(wf, f"expected - or distinct seats 0 to {n - 1} separated by ,")
+                winners |= 1 << int(part)
+        tf = f["turn"]
+        total_houses = sum(d.houses[p] for p in range(n))
+        setup_cards = all(d.hand_size[p] == 0 for p in range(n)) and len(deck) == CE_CARDS
+
+        if d.phase <= PH_TREE:
+            if not setup_cards:
+                raise NotationError("during setup all 40 cards are in the deck", text)
+            if d.ncats != 1 or d.board[D4] != CAT or pending:
+                raise f.error(bf, "during setup the only cat is on d4")
+            if rnd != 0 or played != 0 or winners:
+                raise NotationError("during setup round and played are 0 and winners is -", text)
+            for sq in range(49):
+                if is_house(d.board[sq]) and not START[n][sq]:
+                    raise f.error(bf, f"a house on {SQ_NAMES[sq]}, which is no starting square "
+                                  f"for {n} players")
+            if d.phase == PH_HOUSE:
+                placed = total_houses
+                if ntrees or placed >= n * per:
+                    raise f.error(ph, "houses are placed before trees, until all are down")
+                for p in range(n):
+                    if d.houses[p] != placed // n + (1 if p < placed % n else 0):
+                        raise f.error(bf, "houses are placed one at a time from seat 0 clockwise")
+                turn = placed % n
+            else:
+                if total_houses != n * per or any(d.houses[p] != per for p in range(n)):
+                    raise f.error(ph, f"trees come after all houses ({per} each) are placed")
+                if ntrees >= n * TREES_EACH[n]:
+                    raise f.error(ph, "all trees are placed; the game is in play")
+                placed = n * per + ntrees
+                turn = ((n - 1 - ntrees) % n + n) % n
+            if f.int("turn", 0, n - 1) != turn:
+                raise f.error(tf, f"seat {turn} places next")
+            d.placed = placed
+            d.alive = (1 << n) - 1
+            d.h.current = turn
+        else:
+            d.placed = n * per + n * TREES_EACH[n]
+            if ntrees != n * TREES_EACH[n]:
+                raise f.error(bf, f"the game is in play: all {n * TREES_EACH[n]} trees are placed")
+            if rnd < 1:
+                raise f.error(f["round"], "in play, rounds count from 1")
+            for p in range(n):
+                if d.houses[p] > 0:
+                    d.alive |= 1 << p
+                elif d.hand_size[p] > 0:
+                    raise f.error(hf, f"seat {p} is out (no houses) and holds no cards")
+            if pending and d.board[D4] == EMPTY:
+                raise f.error(f["pending"], "a waiting cat enters as soon as d4 is empty")
+            if d.phase == PH_OVER:
+                if tf.value != "-":
+                    raise f.error(tf, "the game is over: turn must be -")
+                if winners == 0:
+                    raise f.error(wf, "the game is over: name the winners")
+                if d.alive:
+                    best = max(d.houses[p] for p in range(n))
+                    expect = sum(1 << p for p in range(n) if d.houses[p] == best)
+                    if winners != expect:
+                        raise f.error(wf, "the players with the most houses win")
+                    if d.alive & (d.alive - 1) and rnd != MAX_ROUNDS:
+                        raise f.error(f["round"], "with two players still in, the game ends only "
+                                      "after round 100")
+                if played:
+                    raise f.error(f["played"], "the game is over: played is 0")
+                d.h.current = NO_SEAT
+                d.h.terminal = 1
+                d.winners = winners
+            else:
+                if winners:
+                    raise f.error(wf, "the game is not over: winners is -")
+                if d.alive & (d.alive - 1) == 0:
+                    raise f.error(bf, "with fewer than two players holding houses the game is over")
+                cur = f.int("turn", 0, n - 1)
+                if not d.alive >> cur & 1:
+                    raise f.error(tf, f"seat {cur} is out and cannot be the seat to move")
+                if CE_CARDS - d.deck_top == 0:
+                    raise f.error(f["deck"], "in play the deck is never empty (it is reshuffled "
+                                  "the moment its last card is drawn)")
+                for p in range(n):
+                    if p != cur and d.hand_size[p] > HAND_LIMIT:
+                        raise f.error(hf, f"seat {p} holds {d.hand_size[p]} cards; between turns "
+                                      f"a hand has at most 4")
+                if d.phase == PH_PLAY:
+                    if d.hand_size[cur] == 0 or d.hand_size[cur] + played > HAND_LIMIT + 1:
+                        raise f.error(hf, f"seat {cur} to play holds 1 to {HAND_LIMIT + 1 - played} "
+                                      f"cards after playing {played}")
+                else:
+                    if d.hand_size[cur] <= HAND_LIMIT or played:
+                        raise f.error(ph, "a player discards only when holding more than 4 cards "
+                                      "after playing none")
+                d.h.current = cur
+
+
+
+register(CatEarth)
 
 
 cdef bint _tree_placement_ok(CEData* d, int sq):
@@ -1192,226 +1236,3 @@ cdef bint _tree_placement_ok(CEData* d, int sq):
     ok = tree_ok(d, sq)
     d.board[sq] = TREE
     return ok
-
-
-def _parse(str text):
-    f = Fields(text, ("players", "phase", "turn", "round", "played", "pending", "board",
-                      "hands", "deck", "discard", "winners", "rng"), ("setup", "view"))
-    cdef CatEarth st = CatEarth.__new__(CatEarth)
-    cdef CEData* d = &st.d
-    cdef int n = f.int("players", 2, 4)
-    cdef int sq, p, t, i
-    d.h.players = n
-    d.h.view_seat = f.int("view", 0, n - 1) if "view" in f else NO_SEAT
-    if "setup" in f:
-        if f["setup"].value not in OPTIONS["setup"]:
-            raise f.error(f["setup"], "expected moves or random")
-        d.setup_random = f["setup"].value == "random"
-    ph = f["phase"]
-    if ph.value not in PHASES:
-        raise f.error(ph, f"expected one of {', '.join(PHASES)}")
-    d.phase = PHASES.index(ph.value)
-    counts = [0] * 13
-
-    # the board
-    bf = f["board"]
-    rows = bf.value.split("/")
-    if len(rows) != 7:
-        raise f.error(bf, f"expected 7 ranks (7 to 1) separated by /, got {len(rows)}")
-    off = 0
-    ntrees = 0
-    for ri, row in enumerate(rows):
-        if len(row) != 7:
-            raise f.error(bf, f"rank {7 - ri} needs 7 squares (a to g), got {len(row)}", off,
-                          len(row) or 1)
-        for fi, ch in enumerate(row):
-            valid = "." + "0123"[:n] + "TC"
-            if ch not in valid:
-                raise f.error(bf, f"{ch!r} is not a square; squares are {' '.join(valid)}",
-                              off + fi, 1)
-            sq = (6 - ri) * 7 + fi
-            v = BOARD_CHARS.index(ch)
-            d.board[sq] = v
-            if is_house(v):
-                d.houses[v - 1] += 1
-            elif v == TREE:
-                ntrees += 1
-            elif v == CAT:
-                if d.ncats == 4:
-                    raise f.error(bf, "more than 4 cats", off + fi, 1)
-                d.cat_sq[d.ncats] = sq
-                d.ncats += 1
-        off += len(row) + 1
-    sort_cats(d)
-    per = HOUSES_EACH[n]
-    for p in range(n):
-        if d.houses[p] > per:
-            raise f.error(bf, f"seat {p} has {d.houses[p]} houses; with {n} players each has {per}")
-    if ntrees > n * TREES_EACH[n]:
-        raise f.error(bf, f"{ntrees} trees; with {n} players there are {n * TREES_EACH[n]}")
-    for sq in range(49):
-        if d.board[sq] == TREE and not _tree_placement_ok(d, sq):
-            raise f.error(bf, f"the tree on {SQ_NAMES[sq]} is on or next to d4 or next to "
-                          f"another tree")
-    if d.ncats == 0:
-        raise f.error(bf, "no cat on the board; the game starts with one on d4")
-    pending = f.int("pending", 0, 3)
-    if d.ncats + pending > 4:
-        raise f.error(f["pending"], f"{d.ncats} cats on the board and {pending} waiting: "
-                      f"there are only 4 cats")
-    d.pending = pending
-
-    def cards(key, value, offset):
-        out = []
-        for i, ch in enumerate(value):
-            if ch not in CARD_CHARS:
-                raise f.error(f[key], f"{ch!r} is not a card; cards are "
-                              f"{' '.join(CARD_CHARS)}", offset + i, 1)
-            out.append(CARD_CHARS.index(ch))
-            counts[CARD_CHARS.index(ch)] += 1
-        return out
-
-    hf = f["hands"]
-    parts = hf.value.split("/")
-    if len(parts) != n:
-        raise f.error(hf, f"expected {n} hands separated by /, got {len(parts)}")
-    off = 0
-    for p, part in enumerate(parts):
-        hand = [] if part == "-" else cards("hands", part, off)
-        if len(hand) > HAND_LIMIT + 1:
-            raise f.error(hf, f"seat {p} holds {len(hand)} cards; a hand has at most 5", off,
-                          len(part) or 1)
-        for t in hand:
-            d.hand[p][t] += 1
-        d.hand_size[p] = len(hand)
-        off += len(part) + 1
-    dv = f["deck"].value
-    deck = [] if dv == "-" else cards("deck", dv, 0)
-    if len(deck) > CE_CARDS:
-        raise f.error(f["deck"], f"{len(deck)} cards is more than the deck has")
-    d.deck_top = CE_CARDS - len(deck)
-    for i, t in enumerate(deck):
-        d.deck[d.deck_top + i] = t
-    dv = f["discard"].value
-    for t in ([] if dv == "-" else cards("discard", dv, 0)):
-        d.discard[t] += 1
-    # every card of the deck must be somewhere
-    for t in range(CE_TYPES):
-        if counts[t] > COMP[t]:
-            raise NotationError(f"{counts[t]} {CARD_LONG[t]} cards, but the deck has "
-                                f"{COMP[t]}", text)
-    if sum(counts) != CE_CARDS:
-        raise NotationError(f"the notation holds {sum(counts)} cards; Cat Earth has "
-                            f"{CE_CARDS}", text)
-    if counts[CE_UNK] and d.h.view_seat < 0:
-        raise NotationError("unknown cards (?) appear only in a seat's view, which has "
-                            "view=<seat>", text)
-
-    rnd = f.int("round", 0, MAX_ROUNDS)
-    played = f.int("played", 0, MAX_PLAYS - 1)
-    d.round = rnd
-    d.played = played
-    wf = f["winners"]
-    winners = 0
-    if wf.value != "-":
-        for part in wf.value.split(","):
-            if not (part.isascii() and part.isdigit()) or int(part) >= n or (winners >> int(part) & 1):
-                raise f.error(wf, f"expected - or distinct seats 0 to {n - 1} separated by ,")
-            winners |= 1 << int(part)
-    tf = f["turn"]
-    total_houses = sum(d.houses[p] for p in range(n))
-    setup_cards = all(d.hand_size[p] == 0 for p in range(n)) and len(deck) == CE_CARDS
-
-    if d.phase <= PH_TREE:
-        if not setup_cards:
-            raise NotationError("during setup all 40 cards are in the deck", text)
-        if d.ncats != 1 or d.board[D4] != CAT or pending:
-            raise f.error(bf, "during setup the only cat is on d4")
-        if rnd != 0 or played != 0 or winners:
-            raise NotationError("during setup round and played are 0 and winners is -", text)
-        for sq in range(49):
-            if is_house(d.board[sq]) and not START[n][sq]:
-                raise f.error(bf, f"a house on {SQ_NAMES[sq]}, which is no starting square "
-                              f"for {n} players")
-        if d.phase == PH_HOUSE:
-            placed = total_houses
-            if ntrees or placed >= n * per:
-                raise f.error(ph, "houses are placed before trees, until all are down")
-            for p in range(n):
-                if d.houses[p] != placed // n + (1 if p < placed % n else 0):
-                    raise f.error(bf, "houses are placed one at a time from seat 0 clockwise")
-            turn = placed % n
-        else:
-            if total_houses != n * per or any(d.houses[p] != per for p in range(n)):
-                raise f.error(ph, f"trees come after all houses ({per} each) are placed")
-            if ntrees >= n * TREES_EACH[n]:
-                raise f.error(ph, "all trees are placed; the game is in play")
-            placed = n * per + ntrees
-            turn = ((n - 1 - ntrees) % n + n) % n
-        if f.int("turn", 0, n - 1) != turn:
-            raise f.error(tf, f"seat {turn} places next")
-        d.placed = placed
-        d.alive = (1 << n) - 1
-        d.h.current = turn
-    else:
-        d.placed = n * per + n * TREES_EACH[n]
-        if ntrees != n * TREES_EACH[n]:
-            raise f.error(bf, f"the game is in play: all {n * TREES_EACH[n]} trees are placed")
-        if rnd < 1:
-            raise f.error(f["round"], "in play, rounds count from 1")
-        for p in range(n):
-            if d.houses[p] > 0:
-                d.alive |= 1 << p
-            elif d.hand_size[p] > 0:
-                raise f.error(hf, f"seat {p} is out (no houses) and holds no cards")
-        if pending and d.board[D4] == EMPTY:
-            raise f.error(f["pending"], "a waiting cat enters as soon as d4 is empty")
-        if d.phase == PH_OVER:
-            if tf.value != "-":
-                raise f.error(tf, "the game is over: turn must be -")
-            if winners == 0:
-                raise f.error(wf, "the game is over: name the winners")
-            if d.alive:
-                best = max(d.houses[p] for p in range(n))
-                expect = sum(1 << p for p in range(n) if d.houses[p] == best)
-                if winners != expect:
-                    raise f.error(wf, "the players with the most houses win")
-                if d.alive & (d.alive - 1) and rnd != MAX_ROUNDS:
-                    raise f.error(f["round"], "with two players still in, the game ends only "
-                                  "after round 100")
-            if played:
-                raise f.error(f["played"], "the game is over: played is 0")
-            d.h.current = NO_SEAT
-            d.h.terminal = 1
-            d.winners = winners
-        else:
-            if winners:
-                raise f.error(wf, "the game is not over: winners is -")
-            if d.alive & (d.alive - 1) == 0:
-                raise f.error(bf, "with fewer than two players holding houses the game is over")
-            cur = f.int("turn", 0, n - 1)
-            if not d.alive >> cur & 1:
-                raise f.error(tf, f"seat {cur} is out and cannot be the seat to move")
-            if CE_CARDS - d.deck_top == 0:
-                raise f.error(f["deck"], "in play the deck is never empty (it is reshuffled "
-                              "the moment its last card is drawn)")
-            for p in range(n):
-                if p != cur and d.hand_size[p] > HAND_LIMIT:
-                    raise f.error(hf, f"seat {p} holds {d.hand_size[p]} cards; between turns "
-                                  f"a hand has at most 4")
-            if d.phase == PH_PLAY:
-                if d.hand_size[cur] == 0 or d.hand_size[cur] + played > HAND_LIMIT + 1:
-                    raise f.error(hf, f"seat {cur} to play holds 1 to {HAND_LIMIT + 1 - played} "
-                                  f"cards after playing {played}")
-            else:
-                if d.hand_size[cur] <= HAND_LIMIT or played:
-                    raise f.error(ph, "a player discards only when holding more than 4 cards "
-                                  "after playing none")
-            d.h.current = cur
-    r = f.rng()
-    d.h.rng_known = r is not None
-    d.h.rng.s = 0 if r is None else r
-    if d.h.view_seat < 0 and r is None:
-        raise f.error(f["rng"], "a full state has its generator (16 hex digits)")
-    d.h.hash = full_hash(d)
-    return st

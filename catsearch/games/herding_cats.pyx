@@ -22,11 +22,14 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 from libc.math cimport exp, sqrt
 
-from catsearch._core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8, fill_keys
-from catsearch._core.state cimport State, Header, NO_SEAT, MAX_PLAYERS, header
+from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
+from catsearch._core.state cimport State, Header, NO_SEAT, restart, scores_from, normalize, as_full
+from catsearch._core.zobrist cimport count_up, count_down, count_key, set_turn, turn_key
+from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
+                                    redeal_hands, redeal_run, card_in, card_out, hide_cards)
 
-from catsearch._core.notation import Fields, rng_text
-from catsearch._core.state import fresh_seed
+from catsearch._core.game import GameSpec, register
+from catsearch._core.notation import check_card_counts
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 LETTERS = "opbgOPBGSW?"
@@ -65,13 +68,13 @@ cdef uint64_t Z_DISC[10][11]         # type, count before adding
 cdef uint64_t Z_OUT[10][11]
 cdef uint64_t Z_WON[4][16]
 cdef uint64_t Z_TURN[5]              # seat to move; [4]: nobody (game over)
-fill_keys(&Z_HAND[0][0][0], 4 * 11 * 4, 0x4843_0001)
-fill_keys(&Z_DECK[0][0], 60 * 11, 0x4843_0002)
-fill_keys(&Z_HERD[0][0][0][0], 12 * 4 * 3 * 3, 0x4843_0003)
-fill_keys(&Z_DISC[0][0], 10 * 11, 0x4843_0004)
-fill_keys(&Z_OUT[0][0], 10 * 11, 0x4843_0005)
-fill_keys(&Z_WON[0][0], 4 * 16, 0x4843_0006)
-fill_keys(&Z_TURN[0], 5, 0x4843_0007)
+cdef uint64_t* _TABLES[7]
+cdef Py_ssize_t _BYTES[7]
+_TABLES[:] = [&Z_HAND[0][0][0], &Z_DECK[0][0], &Z_HERD[0][0][0][0], &Z_DISC[0][0], &Z_OUT[0][0],
+              &Z_WON[0][0], &Z_TURN[0]]
+_BYTES[:] = [sizeof(Z_HAND), sizeof(Z_DECK), sizeof(Z_HERD), sizeof(Z_DISC), sizeof(Z_OUT),
+             sizeof(Z_WON), sizeof(Z_TURN)]
+fill_tables(_TABLES, _BYTES, 7, 0x4843_0001)
 
 
 # -- small mutators that keep the hash in step -------------------------------------------
@@ -80,38 +83,19 @@ cdef inline uint64_t herd_key(HCData* d, int k) noexcept nogil:
     return Z_HERD[k][d.herd_col[k]][d.herd_cats[k]][d.herd_wcl[k]]
 
 cdef inline void hand_add(HCData* d, int p, int t) noexcept nogil:
-    d.h.hash ^= Z_HAND[p][t][d.hand[p][t]]
-    d.hand[p][t] += 1
-    d.hand_size[p] += 1
+    card_in(&d.h.hash, &Z_HAND[p][0][0], 4, d.hand[p], &d.hand_size[p], t)
 
-cdef inline int hand_take(HCData* d, int p, int t) noexcept nogil:
-    """Take a card of type t from seat p's hand; in a view, from its unknown cards if it
-    holds no known one of that type."""
-    if d.hand[p][t] == 0:
-        t = HC_UNK
-    d.hand[p][t] -= 1
-    d.h.hash ^= Z_HAND[p][t][d.hand[p][t]]
-    d.hand_size[p] -= 1
-    return t
+cdef inline void hand_take(HCData* d, int p, int t) noexcept nogil:
+    """Seat p plays a card of type t (in a view, an unknown one if it holds no known t)."""
+    card_out(&d.h.hash, &Z_HAND[p][0][0], 4, d.hand[p], &d.hand_size[p], t, HC_UNK)
 
 cdef inline void disc_add(HCData* d, int t) noexcept nogil:
-    d.h.hash ^= Z_DISC[t][d.discard[t]]
-    d.discard[t] += 1
-
-cdef inline void disc_take(HCData* d, int t) noexcept nogil:
-    d.discard[t] -= 1
-    d.h.hash ^= Z_DISC[t][d.discard[t]]
+    count_up(&d.h.hash, Z_DISC[t], &d.discard[t])
 
 cdef inline void out_add(HCData* d, int t, int n) noexcept nogil:
     cdef int i
     for i in range(n):
-        d.h.hash ^= Z_OUT[t][d.out[t]]
-        d.out[t] += 1
-
-cdef inline void set_turn(HCData* d, int p) noexcept nogil:
-    d.h.hash ^= Z_TURN[4 if d.h.current < 0 else d.h.current]
-    d.h.current = p
-    d.h.hash ^= Z_TURN[4 if p < 0 else p]
+        count_up(&d.h.hash, Z_OUT[t], &d.out[t])
 
 cdef void add_to_herd(HCData* d, int k, bint wild, int p) noexcept nogil:
     """Put a cat (or a Wild Cat Lady) on herd k; on its third card the herd goes to p."""
@@ -128,8 +112,7 @@ cdef void add_to_herd(HCData* d, int k, bint wild, int p) noexcept nogil:
     out_add(d, DOG + col, 1)
     out_add(d, col, d.herd_cats[k])
     out_add(d, WCL, d.herd_wcl[k])
-    d.h.hash ^= Z_WON[p][d.won[p]]
-    d.won[p] += 1
+    count_up(&d.h.hash, Z_WON[p], &d.won[p])
     # the herd leaves the table: later herds move down one slot
     for j in range(k + 1, d.nherds):
         d.h.hash ^= herd_key(d, j)
@@ -157,7 +140,7 @@ cdef void stampede(HCData* d, int p) noexcept nogil:
             k = stampede_target(d, col)
             if k < 0:
                 break
-            disc_take(d, col)
+            count_down(&d.h.hash, Z_DISC[col], &d.discard[col])
             add_to_herd(d, k, False, p)
 
 cdef void end_turn(HCData* d, int p) noexcept nogil:
@@ -173,60 +156,29 @@ cdef void end_turn(HCData* d, int p) noexcept nogil:
     for i in range(1, n + 1):
         q = (p + i) % n
         if d.hand_size[q] > 0:
-            set_turn(d, q)
+            set_turn(&d.h, Z_TURN, q)
             return
-    set_turn(d, NO_SEAT)
+    set_turn(&d.h, Z_TURN, NO_SEAT)
     d.h.terminal = 1
 
-cdef uint64_t full_hash(HCData* d) noexcept nogil:
-    cdef uint64_t z = 0
-    cdef int p, t, c, k, i
-    for p in range(d.h.players):
-        for t in range(11):
-            for c in range(d.hand[p][t]):
-                z ^= Z_HAND[p][t][c]
-        for c in range(d.won[p]):
-            z ^= Z_WON[p][c]
-    for i in range(d.deck_top, d.deck_len):
-        z ^= Z_DECK[i][d.deck[i]]
-    for k in range(d.nherds):
-        z ^= herd_key(d, k)
+cdef void unseen_counts(HCData* d, int seat, int* cnt) noexcept nogil:
+    """cnt[t]: the cards of type t that `seat` has not seen (seat < 0: that nobody has seen
+    in this view state, i.e. every unknown card)."""
+    cdef int t, p, i
     for t in range(HC_TYPES):
-        for c in range(d.discard[t]):
-            z ^= Z_DISC[t][c]
-        for c in range(d.out[t]):
-            z ^= Z_OUT[t][c]
-    z ^= Z_TURN[4 if d.h.current < 0 else d.h.current]
-    return z
-
-cdef int unseen_pool(HCData* d, int seat, unsigned char* pool) noexcept nogil:
-    """Write into pool the cards `seat` has not seen (one entry per card); return how many.
-
-    seat < 0: the cards nobody has seen in this (view) state, i.e. every unknown card.
-    """
-    cdef int t, p, i, n = 0, c
-    cdef int known
-    for t in range(HC_TYPES):
-        known = d.discard[t] + d.out[t]
-        for i in range(d.nherds):
-            if t == DOG + d.herd_col[i]:
-                known += 1
-            elif t == d.herd_col[i]:
-                known += d.herd_cats[i]
-            elif t == WCL:
-                known += d.herd_wcl[i]
+        cnt[t] = COMP[t] - d.discard[t] - d.out[t]
         if seat >= 0:
-            known += d.hand[seat][t]
+            cnt[t] -= d.hand[seat][t]
         else:
             for p in range(d.h.players):
-                known += d.hand[p][t]
+                cnt[t] -= d.hand[p][t]
             for i in range(d.deck_top, d.deck_len):
                 if d.deck[i] == t:
-                    known += 1
-        for c in range(COMP[t] - known):
-            pool[n] = t
-            n += 1
-    return n
+                    cnt[t] -= 1
+    for i in range(d.nherds):
+        cnt[DOG + d.herd_col[i]] -= 1
+        cnt[d.herd_col[i]] -= d.herd_cats[i]
+        cnt[WCL] -= d.herd_wcl[i]
 
 
 cdef str cards_str(const unsigned char* counts, int ntypes):
@@ -236,22 +188,18 @@ cdef str cards_str(const unsigned char* counts, int ntypes):
     return s or "-"
 
 
+SPEC = GameSpec(
+    id="herding-cats", name="Herding Cats", size=sizeof(HCData), moves=HC_MOVES,
+    notation=("players", "turn", "hands", "deck", "herds", "discard", "out", "won", "rng",
+              "view?"))
+
+
 cdef class HerdingCats(State):
     """A state of Herding Cats (see the module docstring for cards, moves and notation)."""
 
-    game_id = "herding-cats"
-
-    def __cinit__(self):
-        self._data = &self.d
-        self._size = sizeof(HCData)
-
-    cdef State new_empty_c(self):
-        return HerdingCats.__new__(HerdingCats)
+    spec = SPEC
 
     # -- the hot contract ---------------------------------------------------------------
-    cdef int num_distinct_moves_c(self) noexcept nogil:
-        return HC_MOVES
-
     cdef int legal_moves_c(self, int* out) noexcept nogil:
         cdef HCData* d = &self.d
         cdef int p = d.h.current
@@ -310,91 +258,56 @@ cdef class HerdingCats(State):
             disc_add(d, m - M_DISC)
         end_turn(d, p)
 
-    cdef void returns_c(self, double* out) noexcept nogil:
-        cdef HCData* d = &self.d
-        cdef int p, best = -1, k = 0
-        for p in range(d.h.players):
-            out[p] = 0.0
-        if not d.h.terminal:
-            return
-        for p in range(d.h.players):
-            if d.won[p] > best:
-                best = d.won[p]
-                k = 1
-            elif d.won[p] == best:
-                k += 1
-        for p in range(d.h.players):
-            if d.won[p] == best:
-                out[p] = 1.0 / k
-
     cdef uint64_t compute_hash_c(self) noexcept nogil:
-        return full_hash(&self.d)
+        cdef HCData* d = &self.d
+        cdef uint64_t z = turn_key(Z_TURN, d.h.current)
+        cdef int p, t, k, i
+        for p in range(d.h.players):
+            for t in range(11):
+                z ^= count_key(Z_HAND[p][t], d.hand[p][t])
+            z ^= count_key(Z_WON[p], d.won[p])
+        for i in range(d.deck_top, d.deck_len):
+            z ^= Z_DECK[i][d.deck[i]]
+        for k in range(d.nherds):
+            z ^= herd_key(d, k)
+        for t in range(HC_TYPES):
+            z ^= count_key(Z_DISC[t], d.discard[t]) ^ count_key(Z_OUT[t], d.out[t])
+        return z
+
+    cdef void scores_c(self, double* out) noexcept nogil:
+        """Herds collected per seat."""
+        scores_from(out, self.d.won, self.d.h.players)
 
     cdef void reset_c(self, uint64_t seed) noexcept nogil:
         cdef HCData* d = &self.d
-        cdef int players = d.h.players
-        cdef int t, i, p, n = 0
-        memset(d, 0, sizeof(HCData))
-        d.h.players = players
-        d.h.view_seat = NO_SEAT
-        d.h.rng_known = 1
-        rng_seed(&d.h.rng, seed)
-        for t in range(HC_TYPES):
-            for i in range(COMP[t]):
-                d.deck[n] = t
-                n += 1
-        rng_shuffle_u8(&d.h.rng, d.deck, HC_CARDS)
-        d.deck_len = HC_CARDS
-        for p in range(players):
+        cdef int i, p
+        restart(self, seed)
+        d.deck_len = shuffled_deck(d.deck, COMP, HC_TYPES, &d.h.rng)
+        for p in range(d.h.players):
             for i in range(HC_HAND):
                 hand_add(d, p, d.deck[d.deck_top])
                 d.deck_top += 1
         d.h.current = 0
-        d.h.hash = full_hash(d)
+        d.h.hash = self.compute_hash_c()
+
+    cdef void hide_c(self, int seat) noexcept nogil:
+        cdef HCData* d = &self.d
+        hide_cards(&d.h, seat, &d.hand[0][0], 11, HC_TYPES, HC_UNK, d.deck + d.deck_top,
+                   d.deck_len - d.deck_top)
+        d.h.hash = self.compute_hash_c()
 
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
         cdef HCData* d = &self.d
         cdef unsigned char pool[60]
-        cdef int n, i = 0, p, j, t
+        cdef int cnt[HC_TYPES]
+        cdef int n, i
         # everything `seat` has not seen, dealt at random into the places it cannot see
-        n = unseen_pool(d, seat, pool)
-        rng_shuffle_u8(rng, pool, n)
-        for p in range(d.h.players):
-            if p == seat:
-                j = d.hand[p][HC_UNK]
-                d.hand[p][HC_UNK] = 0
-            else:
-                j = d.hand_size[p]
-                for t in range(11):
-                    d.hand[p][t] = 0
-            d.hand_size[p] -= j
-            while j > 0:
-                d.hand[p][pool[i]] += 1
-                d.hand_size[p] += 1
-                i += 1
-                j -= 1
-        for j in range(d.deck_top, d.deck_len):
-            d.deck[j] = pool[i]
-            i += 1
-        d.h.view_seat = NO_SEAT
-        d.h.rng_known = 1
-        d.h.rng.s = rng_next(rng)
-        d.h.hash = full_hash(d)
-
-    cdef void hide_c(self, int seat) noexcept nogil:
-        cdef HCData* d = &self.d
-        cdef int p, t, i
-        for p in range(d.h.players):
-            if p != seat:
-                for t in range(HC_TYPES):
-                    d.hand[p][HC_UNK] += d.hand[p][t]
-                    d.hand[p][t] = 0
-        for i in range(d.deck_top, d.deck_len):
-            d.deck[i] = HC_UNK
-        d.h.view_seat = seat
-        d.h.rng_known = 0
-        d.h.rng.s = 0
-        d.h.hash = full_hash(d)
+        unseen_counts(d, seat, cnt)
+        n = shuffled_pool(cnt, HC_TYPES, pool, rng)
+        i = redeal_hands(&d.hand[0][0], 11, d.hand_size, d.h.players, seat, HC_UNK, pool, 0, n)
+        redeal_run(d.deck + d.deck_top, d.deck_len - d.deck_top, pool, i, n)
+        as_full(&d.h, rng)
+        d.h.hash = self.compute_hash_c()
 
     cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
         """A beginner's play: complete a herd (with a cat before a Wild Cat Lady); a Stampede
@@ -405,7 +318,9 @@ cdef class HerdingCats(State):
         cdef HCData tmp
         cdef int p = d.h.current
         cdef int n = self.legal_moves_c(buf)
-        cdef int i, m, k, score, best = -1000, nbest = 0, choice = buf[0]
+        cdef int i, m, k, score
+        cdef Pick pick
+        pick_start(&pick, buf[0])
         for i in range(n):
             m = buf[i]
             if m < M_CAT:
@@ -426,15 +341,8 @@ cdef class HerdingCats(State):
                     score = -(COMP[DOG + k] - d.out[DOG + k] - d.discard[DOG + k])
                 else:
                     score = -50
-            if score > best:
-                best = score
-                nbest = 1
-                choice = m
-            elif score == best:
-                nbest += 1
-                if rng_below(rng, nbest) == 0:
-                    choice = m
-        return choice
+            pick_offer(&pick, rng, m, score, 0.5)
+        return pick.choice
 
     cdef void evaluate_c(self, double* out) noexcept nogil:
         """Win chances from an estimate of each seat's herds: the herds it collected, plus
@@ -450,7 +358,7 @@ cdef class HerdingCats(State):
         cdef HCData* d = &self.d
         cdef HCData tmp
         cdef double x[4]
-        cdef double total = 0.0, rest, q, beta, miss, u, stamp_gain = 0.0
+        cdef double rest, q, beta, miss, u, stamp_gain = 0.0
         cdef int p, k, i, j, t, n = d.h.players, col, left
         cdef int order[4]
         cdef int norder = 0, unseen = 0, good, dead_unk = 0, dogs_unk
@@ -460,20 +368,10 @@ cdef class HerdingCats(State):
             self.returns_c(out)
             return
         # the cards nobody knows in this state (none in a full state)
-        for t in range(HC_TYPES):
-            unk[t] = COMP[t] - d.discard[t] - d.out[t]
-            for p in range(n):
-                unk[t] -= d.hand[p][t]
-            for i in range(d.deck_top, d.deck_len):
-                if d.deck[i] == t:
-                    unk[t] -= 1
+        unseen_counts(d, NO_SEAT, unk)
         memset(has_herd, 0, sizeof(has_herd))
         for k in range(d.nherds):
-            col = d.herd_col[k]
-            has_herd[col] = 1
-            unk[DOG + col] -= 1
-            unk[col] -= d.herd_cats[k]
-            unk[WCL] -= d.herd_wcl[k]
+            has_herd[d.herd_col[k]] = 1
         for t in range(HC_TYPES):
             unseen += unk[t]
         for col in range(4):
@@ -528,52 +426,20 @@ cdef class HerdingCats(State):
         beta = HC_EVAL_SHARPNESS / sqrt(1.0 + left)
         for p in range(n):
             x[p] = exp(beta * x[p])
-            total += x[p]
-        for p in range(n):
-            out[p] = x[p] / total
+        normalize(out, x, n)
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
-        cdef HCData* d = &self.d
-        cdef unsigned char pool[60]
-        cdef int cnt[10]
-        cdef int n, i, t, k = 0
-        if d.h.terminal or d.hand[d.h.current][HC_UNK] == 0:
-            return 0
-        n = unseen_pool(d, NO_SEAT, pool)
-        memset(cnt, 0, sizeof(cnt))
-        for i in range(n):
-            cnt[pool[i]] += 1
-        for t in range(HC_TYPES):
-            if cnt[t]:
-                outcomes[k] = t
-                weights[k] = cnt[t] / <double>n
-                k += 1
-        return k
+        cdef int cnt[HC_TYPES]
+        if self.d.h.terminal or self.d.hand[self.d.h.current][HC_UNK] == 0:
+            return 0        # only the mover's unknown cards are drawn by chance
+        unseen_counts(&self.d, NO_SEAT, cnt)
+        return chance_from_counts(cnt, HC_TYPES, outcomes, weights)
 
     cdef void apply_chance_c(self, int t) noexcept nogil:
         cdef HCData* d = &self.d
         cdef int p = d.h.current
         hand_take(d, p, HC_UNK)
         hand_add(d, p, t)
-
-    # -- Python API: construction -------------------------------------------------------
-    @staticmethod
-    def new(int players=3, seed=None, **options):
-        """A new game, shuffled and dealt from ``seed`` (random when ``None``)."""
-        if options:
-            raise ValueError(f"unknown option(s) {', '.join(sorted(options))} for herding-cats, "
-                             f"which has no options")
-        if not 2 <= players <= 4:
-            raise ValueError(f"herding-cats is for 2 to 4 players, not {players}")
-        cdef HerdingCats st = HerdingCats.__new__(HerdingCats)
-        st.d.h.players = players
-        st.reset_c(fresh_seed() if seed is None else seed)
-        return st
-
-    @staticmethod
-    def from_text(str text):
-        """Read the full notation or a seat's view (see :meth:`to_text`)."""
-        return _parse(text)
 
     # -- Python API: text ---------------------------------------------------------------
     def _move_to_str(self, int m) -> str:
@@ -617,38 +483,26 @@ cdef class HerdingCats(State):
         c = self.d.herd_col[k]
         return LETTERS[DOG + c] + LETTERS[c] * self.d.herd_cats[k] + "W" * self.d.herd_wcl[k]
 
-    def to_text(self) -> str:
-        """The full notation (or a view's, with ``?`` for unknown cards), one line::
+    def _write(self) -> dict:
+        """The notation (see :meth:`to_text`), one line::
 
             players=3 turn=0 hands=opS/PbW/ggB deck=oP... herds=Oo,P discard=oS out=- won=0,0,0 rng=...
 
         ``hands``: each seat's cards, seats separated by ``/``; ``deck``: top card first;
         ``herds``: the table, oldest first, each its cowdog then the cards on it; ``out``: the
         cards of collected herds; ``won``: herds per seat; ``turn``: the seat to move (``-``
-        once over); ``rng``: the state's generator; ``view``: in a view, whose it is.
+        once over).
         """
         d = &self.d
-        hands = "/".join(cards_str(d.hand[p], 11) for p in range(d.h.players))
-        deck = "".join(LETTERS[d.deck[i]] for i in range(d.deck_top, d.deck_len)) or "-"
-        herds = ",".join(self._herd_str(k) for k in range(d.nherds)) or "-"
-        fields = [
-            f"players={d.h.players}",
-            f"turn={'-' if d.h.current < 0 else d.h.current}",
-            f"hands={hands}",
-            f"deck={deck}",
-            f"herds={herds}",
-            f"discard={cards_str(d.discard, HC_TYPES)}",
-            f"out={cards_str(d.out, HC_TYPES)}",
-            "won=" + ",".join(str(d.won[p]) for p in range(d.h.players)),
-            f"rng={rng_text(d.h.rng_known, d.h.rng.s)}",
-        ]
-        if d.h.view_seat >= 0:
-            fields.append(f"view={d.h.view_seat}")
-        return " ".join(fields)
-
-    def scores(self) -> list:
-        """Herds collected per seat."""
-        return [self.d.won[p] for p in range(self.d.h.players)]
+        return {
+            "turn": "-" if d.h.current < 0 else d.h.current,
+            "hands": "/".join(cards_str(d.hand[p], 11) for p in range(d.h.players)),
+            "deck": "".join(LETTERS[d.deck[i]] for i in range(d.deck_top, d.deck_len)) or "-",
+            "herds": ",".join(self._herd_str(k) for k in range(d.nherds)) or "-",
+            "discard": cards_str(d.discard, HC_TYPES),
+            "out": cards_str(d.out, HC_TYPES),
+            "won": ",".join(str(d.won[p]) for p in range(d.h.players)),
+        }
 
     def cards(self) -> dict:
         d = &self.d
@@ -680,115 +534,73 @@ cdef class HerdingCats(State):
             lines.append(f"{mark} seat {p}   {hand:<8} herds won: {d.won[p]}")
         return "\n".join(lines)
 
-    def _check_seat(self, seat):
-        State._check_seat(self, seat)
-        if self.d.h.view_seat >= 0 and seat != self.d.h.view_seat:
-            raise ValueError(f"this state is seat {self.d.h.view_seat}'s view; it cannot stand "
-                             f"for seat {seat}'s knowledge")
+    def _read(self, f):
+        cdef HCData* d = &self.d
+        cdef int n = d.h.players
+        counts = [0] * 11
+        for p, (part, off) in enumerate(f.parts("hands", n, "/", "hands")):
+            hand = f.cards("hands", part, off, LETTERS, counts)
+            if len(hand) > HC_HAND:
+                raise f.error(f["hands"], f"seat {p} holds {len(hand)} cards; a hand has at most 3",
+                              off, len(part))
+            for t in hand:
+                d.hand[p][t] += 1
+            d.hand_size[p] = len(hand)
+        deck = f.cards("deck", f["deck"].value, 0, LETTERS, counts)
+        if len(deck) > HC_CARDS - n * HC_HAND:
+            raise f.error(f["deck"], f"{len(deck)} cards is more than a deck can hold")
+        d.deck_len = HC_CARDS
+        d.deck_top = HC_CARDS - len(deck)
+        for i, t in enumerate(deck):
+            d.deck[d.deck_top + i] = t
+        if f["herds"].value != "-":
+            for part, off in f.parts("herds", None, ",", "herds"):
+                if len(part) == 0 or part[0] not in "OPBG":
+                    raise f.error(f["herds"], "a herd starts with its cowdog (O P B G)",
+                                  off, len(part) or 1)
+                c = "OPBG".index(part[0])
+                rest = part[1:]
+                ncat = rest.count("opbg"[c])
+                nw = rest.count("W")
+                if ncat + nw != len(rest) or rest != "opbg"[c] * ncat + "W" * nw:
+                    raise f.error(f["herds"], f"a {COLOURS[c]} herd holds {COLOURS[c]} cats, then Wild "
+                                  f"Cat Ladies", off, len(part))
+                if ncat + nw > 2:
+                    raise f.error(f["herds"], "a herd with 3 cards is complete and leaves the table",
+                                  off, len(part))
+                if d.nherds == HC_MAX_HERDS:
+                    raise f.error(f["herds"], "more herds than cowdogs", off, len(part))
+                k = d.nherds
+                d.herd_col[k], d.herd_cats[k], d.herd_wcl[k] = c, ncat, nw
+                d.nherds += 1
+                counts[DOG + c] += 1
+                counts[c] += ncat
+                counts[WCL] += nw
+        for t in f.cards("discard", f["discard"].value, 0, LETTERS, counts, False):
+            d.discard[t] += 1
+        for t in f.cards("out", f["out"].value, 0, LETTERS, counts, False):
+            d.out[t] += 1
+        won = f.int_list("won", n, 0, 15)
+        for p in range(n):
+            d.won[p] = won[p]
+        text = f.text
+        check_card_counts(text, counts, COMP, CARD_NAMES, SPEC.name, d.h.view_seat >= 0)
+        if sum(d.out[DOG:DOG + 4]) != sum(won) or sum(d.out[t] for t in range(HC_TYPES)) != 4 * sum(won):
+            raise NotationError(f"out holds the cards of {sum(won)} collected herds: 4 each, one a cowdog",
+                                text)
+        if d.deck_top < d.deck_len and any(d.hand_size[p] != HC_HAND for p in range(n)):
+            raise NotationError("while the deck has cards every hand holds 3", text)
+        terminal = d.deck_top == d.deck_len and all(d.hand_size[p] == 0 for p in range(n))
+        if terminal:
+            if f["turn"].value != "-":
+                raise f.error(f["turn"], "the game is over (deck and hands empty): turn must be -")
+            d.h.terminal = 1
+            d.h.current = NO_SEAT
+        else:
+            cur = f.int("turn", 0, n - 1)
+            if d.hand_size[cur] == 0:
+                raise f.error(f["turn"], f"seat {cur} holds no cards and cannot be the seat to move")
+            d.h.current = cur
 
 
-def _parse(str text):
-    f = Fields(text, ("players", "turn", "hands", "deck", "herds", "discard", "out", "won", "rng"),
-               ("view",))
-    cdef HerdingCats st = HerdingCats.__new__(HerdingCats)
-    cdef HCData* d = &st.d
-    cdef int n = f.int("players", 2, 4)
-    d.h.players = n
-    d.h.view_seat = f.int("view", 0, n - 1) if "view" in f else NO_SEAT
-    counts = [0] * 11
-
-    def cards(key, value, offset, allow_unknown=True):
-        out = []
-        for i, ch in enumerate(value):
-            if ch not in LETTERS or (ch == "?" and not allow_unknown):
-                raise f.error(f[key], f"{ch!r} is not a card; cards are o p b g O P B G S W"
-                              + (" and ?" if allow_unknown else ""), offset + i, 1)
-            out.append(LETTERS.index(ch))
-            counts[LETTERS.index(ch)] += 1
-        return out
-
-    hf = f["hands"]
-    parts = hf.value.split("/")
-    if len(parts) != n:
-        raise f.error(hf, f"expected {n} hands separated by /, got {len(parts)}")
-    off = 0
-    for p, part in enumerate(parts):
-        hand = [] if part == "-" else cards("hands", part, off)
-        if len(hand) > HC_HAND:
-            raise f.error(hf, f"seat {p} holds {len(hand)} cards; a hand has at most 3", off, len(part))
-        for t in hand:
-            d.hand[p][t] += 1
-        d.hand_size[p] = len(hand)
-        off += len(part) + 1
-    dv = f["deck"].value
-    deck = [] if dv == "-" else cards("deck", dv, 0)
-    if len(deck) > HC_CARDS - n * HC_HAND:
-        raise f.error(f["deck"], f"{len(deck)} cards is more than a deck can hold")
-    d.deck_len = HC_CARDS
-    d.deck_top = HC_CARDS - len(deck)
-    for i, t in enumerate(deck):
-        d.deck[d.deck_top + i] = t
-    hv = f["herds"].value
-    if hv != "-":
-        off = 0
-        for part in hv.split(","):
-            if len(part) == 0 or part[0] not in "OPBG":
-                raise f.error(f["herds"], "a herd starts with its cowdog (O P B G)", off, len(part) or 1)
-            c = "OPBG".index(part[0])
-            rest = part[1:]
-            ncat = rest.count("opbg"[c])
-            nw = rest.count("W")
-            if ncat + nw != len(rest) or rest != "opbg"[c] * ncat + "W" * nw:
-                raise f.error(f["herds"], f"a {COLOURS[c]} herd holds {COLOURS[c]} cats, then Wild "
-                              f"Cat Ladies", off, len(part))
-            if ncat + nw > 2:
-                raise f.error(f["herds"], "a herd with 3 cards is complete and leaves the table", off, len(part))
-            if d.nherds == HC_MAX_HERDS:
-                raise f.error(f["herds"], "more herds than cowdogs", off, len(part))
-            k = d.nherds
-            d.herd_col[k], d.herd_cats[k], d.herd_wcl[k] = c, ncat, nw
-            d.nherds += 1
-            counts[DOG + c] += 1
-            counts[c] += ncat
-            counts[WCL] += nw
-            off += len(part) + 1
-    v = f["discard"].value
-    for t in ([] if v == "-" else cards("discard", v, 0, allow_unknown=False)):
-        d.discard[t] += 1
-    v = f["out"].value
-    for t in ([] if v == "-" else cards("out", v, 0, allow_unknown=False)):
-        d.out[t] += 1
-    won = f.int_list("won", n, 0, 15)
-    for p in range(n):
-        d.won[p] = won[p]
-    # every card of the deck must be somewhere
-    for t in range(HC_TYPES):
-        if counts[t] > COMP[t]:
-            raise NotationError(f"{counts[t]} {CARD_NAMES[t]} cards, but the deck has {COMP[t]}", text)
-    if sum(counts) != HC_CARDS:
-        raise NotationError(f"the notation holds {sum(counts)} cards; Herding Cats has {HC_CARDS}", text)
-    if counts[10] == 0:
-        if any(counts[t] != COMP[t] for t in range(HC_TYPES)):
-            raise NotationError("the cards do not add up to the deck", text)
-    if sum(d.out[DOG:DOG + 4]) != sum(won) or sum(d.out[t] for t in range(HC_TYPES)) != 4 * sum(won):
-        raise NotationError(f"out holds the cards of {sum(won)} collected herds: 4 each, one a cowdog", text)
-    if d.deck_top < d.deck_len and any(d.hand_size[p] != HC_HAND for p in range(n)):
-        raise NotationError("while the deck has cards every hand holds 3", text)
-    terminal = d.deck_top == d.deck_len and all(d.hand_size[p] == 0 for p in range(n))
-    if terminal:
-        if f["turn"].value != "-":
-            raise f.error(f["turn"], "the game is over (deck and hands empty): turn must be -")
-        d.h.terminal = 1
-        d.h.current = NO_SEAT
-    else:
-        cur = f.int("turn", 0, n - 1)
-        if d.hand_size[cur] == 0:
-            raise f.error(f["turn"], f"seat {cur} holds no cards and cannot be the seat to move")
-        d.h.current = cur
-    r = f.rng()
-    d.h.rng_known = r is not None
-    d.h.rng.s = 0 if r is None else r
-    if d.h.view_seat < 0 and counts[10]:
-        raise NotationError("unknown cards (?) appear only in a seat's view, which has view=<seat>", text)
-    d.h.hash = full_hash(d)
-    return st
+register(HerdingCats)

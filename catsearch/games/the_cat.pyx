@@ -29,17 +29,21 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 from libc.math cimport exp
 
-from catsearch._core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8, fill_keys
-from catsearch._core.state cimport State, Header, NO_SEAT, MAX_PLAYERS, header
+from catsearch._core.rng cimport Rng, rng_below, rng_shuffle_u8, fill_tables
+from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
+                                    as_view, as_full)
+from catsearch._core.zobrist cimport set_turn, turn_key
+from catsearch._core.cards cimport shuffled_pool, chance_from_counts
 
-from catsearch._core.notation import Fields, rng_text
-from catsearch._core.state import fresh_seed
+import operator
+
+from catsearch._core.game import GameSpec, register
+from catsearch._core.options import Option
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 MOODS = "123456789abcd"
 CARD_CHARS = MOODS + "?"
 TARGETS = (20, 12)
-OPTIONS = ("target",)
 KNOWN_CHARS = "-o*"     # a pile card known to nobody, to its owner only, to everyone
 
 cdef enum:
@@ -61,25 +65,21 @@ cdef uint64_t Z_RTICK[201]
 cdef uint64_t Z_ROUND[51]
 cdef uint64_t Z_PHASE[16]
 cdef uint64_t Z_TARGET12[1]
-fill_keys(&Z_CENTRE[0][0], 4 * 14, 0x5443_0001)
-fill_keys(&Z_PILE[0][0][0][0], 4 * 4 * 4 * 14, 0x5443_0002)
-fill_keys(&Z_KNOWN[0][0][0][0], 4 * 4 * 4 * 16, 0x5443_0003)
-fill_keys(&Z_HELD[0][0], 4 * 5, 0x5443_0004)
-fill_keys(&Z_PEND[0][0], 4 * 24, 0x5443_0005)
-fill_keys(&Z_SCORE[0][0], 4 * 64, 0x5443_0006)
-fill_keys(&Z_TURN[0], 5, 0x5443_0007)
-fill_keys(&Z_PRIO[0], 4, 0x5443_0008)
-fill_keys(&Z_RTICK[0], 201, 0x5443_0009)
-fill_keys(&Z_ROUND[0], 51, 0x5443_000A)
-fill_keys(&Z_PHASE[0], 16, 0x5443_000B)
-fill_keys(&Z_TARGET12[0], 1, 0x5443_000C)
+cdef uint64_t* _TABLES[12]
+cdef Py_ssize_t _BYTES[12]
+_TABLES[:] = [&Z_CENTRE[0][0], &Z_PILE[0][0][0][0], &Z_KNOWN[0][0][0][0], &Z_HELD[0][0],
+              &Z_PEND[0][0], &Z_SCORE[0][0], &Z_TURN[0], &Z_PRIO[0], &Z_RTICK[0], &Z_ROUND[0],
+              &Z_PHASE[0], &Z_TARGET12[0]]
+_BYTES[:] = [sizeof(Z_CENTRE), sizeof(Z_PILE), sizeof(Z_KNOWN), sizeof(Z_HELD), sizeof(Z_PEND),
+             sizeof(Z_SCORE), sizeof(Z_TURN), sizeof(Z_PRIO), sizeof(Z_RTICK), sizeof(Z_ROUND),
+             sizeof(Z_PHASE), sizeof(Z_TARGET12)]
+fill_tables(_TABLES, _BYTES, 12, 0x5443_0001)
+# Z_TURN by seat, as zobrist.turn_key reads it (nobody last)
+cdef uint64_t Z_TURN_AT[5]
+Z_TURN_AT[:] = [Z_TURN[1], Z_TURN[2], Z_TURN[3], Z_TURN[4], Z_TURN[0]]
 
 
 # -- small mutators that keep the hash in step -------------------------------------------
-
-cdef inline void set_turn(TCData* d, int p) noexcept nogil:
-    d.h.hash ^= Z_TURN[d.h.current + 1] ^ Z_TURN[p + 1]
-    d.h.current = p
 
 cdef inline void set_pending(TCData* d, int p, int m) noexcept nogil:
     d.h.hash ^= Z_PEND[p][d.pending[p] + 1] ^ Z_PEND[p][m + 1]
@@ -129,7 +129,7 @@ cdef uint64_t full_hash(TCData* d) noexcept nogil:
                 z ^= Z_KNOWN[p][k][i][d.known[p][k][i]]
     for j in range(4):
         z ^= Z_CENTRE[j][d.centre[j]]
-    z ^= Z_TURN[d.h.current + 1]
+    z ^= turn_key(Z_TURN_AT, d.h.current)
     z ^= Z_PRIO[d.tick % n]
     z ^= Z_RTICK[d.rtick]
     z ^= Z_ROUND[d.rnd]
@@ -269,7 +269,7 @@ cdef void end_round(TCData* d, int caller) noexcept nogil:
     if d.h.view_seat >= 0 and scoring_slot(d) >= 0:
         # a view cannot score piles it has not seen: chance reveals them first
         set_phase(d, 2, caller)
-        set_turn(d, NO_SEAT)
+        set_turn(&d.h, Z_TURN_AT, NO_SEAT)
         return
     finish_round(d, caller)
 
@@ -318,7 +318,7 @@ cdef void resolve(TCData* d) noexcept nogil:
     elif d.rtick >= TC_ROUND_TICKS:
         end_round(d, -1)
     else:
-        set_turn(d, 0)
+        set_turn(&d.h, Z_TURN_AT, 0)
 
 
 cdef int unseen_counts(TCData* d, int seat, int* counts) noexcept nogil:
@@ -379,22 +379,33 @@ cdef int best_swap(TCData* d, int p, int k, int* gain, int* move) noexcept nogil
     return top
 
 
+def _target(value):
+    """The ``target`` option: 20 or 12."""
+    if isinstance(value, str):
+        value = int(value) if value.isascii() and value.isdigit() else value
+    if isinstance(value, bool) or isinstance(value, str):
+        raise TypeError("target is a whole number: 20 (the default) or 12")
+    value = operator.index(value)
+    if value not in TARGETS:
+        raise ValueError("target is 20 (the default) or 12")
+    return value
+
+
+SPEC = GameSpec(
+    id="the-cat", name="The Cat", size=sizeof(TCData), moves=TC_MOVES,
+    notation=("players", "target", "round", "tick", "rtick", "scores", "turn", "chosen",
+              "held", "centre", "piles", "known", "rng", "phase?", "view?"),
+    options=(Option("target", int, 20, convert=_target,
+                    doc="the points that end the game: 20 (the default) or 12"),),
+    view_hides_rng=True)
+
+
 cdef class TheCat(State):
     """A state of The Cat (see the module docstring for cards, moves and ticks)."""
 
-    game_id = "the-cat"
-
-    def __cinit__(self):
-        self._data = &self.d
-        self._size = sizeof(TCData)
-
-    cdef State new_empty_c(self):
-        return TheCat.__new__(TheCat)
+    spec = SPEC
 
     # -- the hot contract ---------------------------------------------------------------
-    cdef int num_distinct_moves_c(self) noexcept nogil:
-        return TC_MOVES
-
     cdef int legal_moves_c(self, int* out) noexcept nogil:
         cdef TCData* d = &self.d
         if d.h.current < 0:
@@ -408,53 +419,49 @@ cdef class TheCat(State):
         set_pending(d, p, m)
         d.h.ply += 1
         if p + 1 < d.h.players:
-            set_turn(d, p + 1)
+            set_turn(&d.h, Z_TURN_AT, p + 1)
             return
         if d.h.view_seat >= 0:
             for q in range(d.h.players):
                 if d.pending[q] == TC_PEND_UNK:
                     # a view cannot resolve choices it does not know: chance reveals them
                     set_phase(d, 1, -1)
-                    set_turn(d, NO_SEAT)
+                    set_turn(&d.h, Z_TURN_AT, NO_SEAT)
                     return
         resolve(d)
-
-    cdef void returns_c(self, double* out) noexcept nogil:
-        cdef TCData* d = &self.d
-        cdef int p, best = -1, k = 0
-        for p in range(d.h.players):
-            out[p] = 0.0
-        if not d.h.terminal:
-            return
-        for p in range(d.h.players):
-            if d.score[p] > best:
-                best = d.score[p]
-                k = 1
-            elif d.score[p] == best:
-                k += 1
-        for p in range(d.h.players):
-            if d.score[p] == best:
-                out[p] = 1.0 / k
 
     cdef uint64_t compute_hash_c(self) noexcept nogil:
         return full_hash(&self.d)
 
+    cdef void scores_c(self, double* out) noexcept nogil:
+        """Points per seat."""
+        scores_from(out, self.d.score, self.d.h.players)
+
     cdef void reset_c(self, uint64_t seed) noexcept nogil:
         cdef TCData* d = &self.d
-        cdef int players = d.h.players
         cdef int target = d.target
-        memset(d, 0, sizeof(TCData))
-        d.h.players = players
-        d.h.view_seat = NO_SEAT
-        d.h.rng_known = 1
-        rng_seed(&d.h.rng, seed)
+        restart(self, seed)
         d.target = target
-        d.nmoods = 9 if players == 2 else 13
-        d.npiles = 3 if players == 4 else 4
+        d.nmoods = 9 if d.h.players == 2 else 13
+        d.npiles = 3 if d.h.players == 4 else 4
         d.rnd = 1
         d.caller = -1
         deal(d)
         d.h.current = 0
+        d.h.hash = full_hash(d)
+
+    cdef void hide_c(self, int seat) noexcept nogil:
+        cdef TCData* d = &self.d
+        cdef int p, k, i
+        cdef int bit = 1 << seat
+        for p in range(d.h.players):
+            for k in range(d.npiles):
+                for i in range(4):
+                    if not (d.known[p][k][i] & bit):
+                        d.pile[p][k][i] = TC_UNK
+            if p != seat and d.pending[p] != TC_NOT_CHOSEN:
+                d.pending[p] = TC_PEND_UNK
+        as_view(&d.h, seat)
         d.h.hash = full_hash(d)
 
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
@@ -483,11 +490,7 @@ cdef class TheCat(State):
                         nplaces += 1
                     else:
                         counts[c] -= 1
-        for t in range(13):
-            for i in range(counts[t]):
-                pool[np] = <unsigned char>t
-                np += 1
-        rng_shuffle_u8(rng, pool, np)
+        np = shuffled_pool(counts, 13, pool, rng)
         for i in range(nplaces):
             places[i][0] = pool[i]
         # the others' choices in this tick: drawn uniformly from their legal actions
@@ -495,31 +498,13 @@ cdef class TheCat(State):
             if p != seat and d.pending[p] != TC_NOT_CHOSEN:
                 na = legal_for(d, p, acts)
                 d.pending[p] = <signed char>acts[rng_below(rng, na)]
-        d.h.view_seat = NO_SEAT
-        d.h.rng_known = 1
-        d.h.rng.s = rng_next(rng)
+        as_full(&d.h, rng)
         d.h.hash = full_hash(d)
         if d.phase == 1:
             set_phase(d, 0, -1)
             resolve(d)
         elif d.phase == 2:
             finish_round(d, d.caller)
-
-    cdef void hide_c(self, int seat) noexcept nogil:
-        cdef TCData* d = &self.d
-        cdef int p, k, i
-        cdef int bit = 1 << seat
-        for p in range(d.h.players):
-            for k in range(d.npiles):
-                for i in range(4):
-                    if not (d.known[p][k][i] & bit):
-                        d.pile[p][k][i] = TC_UNK
-            if p != seat and d.pending[p] != TC_NOT_CHOSEN:
-                d.pending[p] = TC_PEND_UNK
-        d.h.view_seat = seat
-        d.h.rng_known = 0
-        d.h.rng.s = 0
-        d.h.hash = full_hash(d)
 
     cdef int observe_move_c(self, int move, int seat) noexcept nogil:
         """The seat that chooses sees its move; every other seat only sees that it chose
@@ -609,7 +594,7 @@ cdef class TheCat(State):
         cdef TCData* d = &self.d
         cdef double s[4]
         cdef double x[4]
-        cdef double total = 0.0, top = -1e9, v
+        cdef double top = -1e9, v
         cdef int cnt[14]
         cdef int p, k, i, t, m, done, n = d.h.players
         if d.h.terminal:
@@ -640,9 +625,7 @@ cdef class TheCat(State):
                 top = v
         for p in range(n):
             s[p] = exp(0.6 * (x[p] - top))
-            total += s[p]
-        for p in range(n):
-            out[p] = s[p] / total
+        normalize(out, s, n)
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
         """In a view only. Phase 1 (a tick waits on hidden choices): the first hidden choice,
@@ -653,7 +636,7 @@ cdef class TheCat(State):
         cdef TCData* d = &self.d
         cdef int acts[TC_MOVES]
         cdef int counts[13]
-        cdef int p, na, i, t, total, k = 0
+        cdef int p, na, i
         if d.h.terminal or d.h.view_seat < 0:
             return 0
         if d.phase == 1:
@@ -667,15 +650,8 @@ cdef class TheCat(State):
             return 0
         if (scoring_slot(d) if d.phase == 2 else reveal_slot(d)) < 0:
             return 0
-        total = unseen_counts(d, -1, counts)
-        if total <= 0:
-            return 0
-        for t in range(13):
-            if counts[t] > 0:
-                outcomes[k] = t
-                weights[k] = counts[t] / <double>total
-                k += 1
-        return k
+        unseen_counts(d, -1, counts)
+        return chance_from_counts(counts, 13, outcomes, weights)
 
     cdef void apply_chance_c(self, int outcome) noexcept nogil:
         cdef TCData* d = &self.d
@@ -706,33 +682,9 @@ cdef class TheCat(State):
         elif slot >= 0:
             set_pile(d, slot >> 4, (slot >> 2) & 3, slot & 3, outcome)
 
-    # -- Python API: construction -------------------------------------------------------
-    @staticmethod
-    def new(int players=3, seed=None, **options):
-        """A new game, shuffled and dealt from ``seed`` (random when ``None``).
-
-        :param options: ``target``: the points that end the game, 20 (the default) or 12.
-        """
-        for key in options:
-            if key not in OPTIONS:
-                raise ValueError(f"unknown option {key!r} for the-cat; the options are: "
-                                 f"target (20 or 12)")
-        target = options.get("target", 20)
-        if isinstance(target, bool) or target not in TARGETS:
-            raise ValueError(f"option target={target!r} is not allowed for the-cat; "
-                             f"target is 20 (the default) or 12")
-        if not 2 <= players <= 4:
-            raise ValueError(f"the-cat is for 2 to 4 players, not {players}")
-        cdef TheCat st = TheCat.__new__(TheCat)
-        st.d.h.players = players
-        st.d.target = target
-        st.reset_c(fresh_seed() if seed is None else seed)
-        return st
-
-    @staticmethod
-    def from_text(str text):
-        """Read the full notation or a seat's view (see :meth:`to_text`)."""
-        return _parse(text)
+    def _set_options(self, dict options):
+        """``target``: the points that end the game, 20 (the default) or 12."""
+        self.d.target = options["target"]
 
     # -- Python API: what the table shows -----------------------------------------------
     @property
@@ -740,36 +692,15 @@ cdef class TheCat(State):
         """The points that end the game (20, or 12 as an option)."""
         return self.d.target
 
-    @property
-    def round(self) -> int:
-        """The round being played (the last one once the game is over), from 1."""
-        return self.d.rnd
-
-    @property
-    def tick(self) -> int:
-        """Ticks resolved since the start of the game; seat ``tick % players`` has priority
-        in the next one."""
-        return self.d.tick
-
-    @property
-    def round_tick(self) -> int:
-        """Ticks resolved in the current round (a round ends after 200)."""
-        return self.d.rtick
-
-    @property
-    def held(self) -> list:
-        """The pile each seat holds (``None``: no pile)."""
-        return [None if self.d.held[p] < 0 else self.d.held[p] for p in range(self.d.h.players)]
-
-    @property
-    def centre(self) -> str:
-        """The four centre cards, slot 0 first."""
-        return "".join(CARD_CHARS[self.d.centre[j]] for j in range(4))
-
     def pile(self, int seat, int k) -> str:
         """The four cards of ``seat``'s pile ``k``, position 0 first (``?``: unknown here)."""
         self._check_pile(seat, k)
         return "".join(CARD_CHARS[self.d.pile[seat][k][i]] for i in range(4))
+
+    @property
+    def round(self) -> int:
+        """The round being played (the last one once the game is over), from 1."""
+        return self.d.rnd
 
     def chosen(self) -> list:
         """This tick's choice per seat: ``None`` (not chosen yet), ``"?"`` (hidden in this
@@ -780,9 +711,29 @@ cdef class TheCat(State):
             out.append(None if m == TC_NOT_CHOSEN else "?" if m == TC_PEND_UNK else self._move_to_str(m))
         return out
 
+    @property
+    def tick(self) -> int:
+        """Ticks resolved since the start of the game; seat ``tick % players`` has priority
+        in the next one."""
+        return self.d.tick
+
+    @property
+    def held(self) -> list:
+        """The pile each seat holds (``None``: no pile)."""
+        return [None if self.d.held[p] < 0 else self.d.held[p] for p in range(self.d.h.players)]
+
+    @property
+    def round_tick(self) -> int:
+        """Ticks resolved in the current round (a round ends after 200)."""
+        return self.d.rtick
+
+    @property
+    def centre(self) -> str:
+        """The four centre cards, slot 0 first."""
+        return "".join(CARD_CHARS[self.d.centre[j]] for j in range(4))
+
     def _check_pile(self, seat, k):
-        if not 0 <= seat < self.d.h.players:
-            raise ValueError(f"seat {seat} does not exist; seats are 0..{self.d.h.players - 1}")
+        self._check_seat(seat, False)
         if not 0 <= k < self.d.npiles:
             raise ValueError(f"pile {k} does not exist; piles are 0..{self.d.npiles - 1}")
 
@@ -799,8 +750,8 @@ cdef class TheCat(State):
                 f"pile with centre card j (i, j from 0 to 3, e.g. swap13)")
         return m
 
-    def to_text(self) -> str:
-        """The full notation (or a view's, with ``?`` for unknown cards), one line::
+    def _write(self) -> dict:
+        """The notation (see :meth:`to_text`), one line::
 
             players=2 target=20 round=1 tick=0 rtick=0 scores=0,0 turn=0 chosen=-,- held=-,-
             centre=1234 piles=1592,.../... known=----,.../... rng=...
@@ -813,41 +764,28 @@ cdef class TheCat(State):
         slots 0-3; ``piles``: per seat (``/``) its piles (``,``), four cards each, position 0
         first; ``known``: the same shape, per card ``-`` (nobody knows it), ``o`` (its owner),
         ``*`` (everyone); ``rng``: the state's generator (``?`` in a view); ``phase``: only in
-        a view that waits for chance (``resolve``, or ``score:<caller>``); ``view``: in a view,
-        whose it is.
+        a view that waits for chance (``resolve``, or ``score:<caller>``).
         """
         d = &self.d
         n = d.h.players
-        piles = "/".join(",".join(self.pile(p, k) for k in range(d.npiles)) for p in range(n))
-        known = "/".join(",".join("".join(_known_char(d.known[p][k][i], p, n) for i in range(4))
-                                  for k in range(d.npiles)) for p in range(n))
-        chosen = ",".join("-" if c is None else c for c in self.chosen())
-        fields = [
-            f"players={n}",
-            f"target={d.target}",
-            f"round={d.rnd}",
-            f"tick={d.tick}",
-            f"rtick={d.rtick}",
-            "scores=" + ",".join(str(d.score[p]) for p in range(n)),
-            f"turn={'-' if d.h.current < 0 else d.h.current}",
-            f"chosen={chosen}",
-            "held=" + ",".join("-" if d.held[p] < 0 else str(d.held[p]) for p in range(n)),
-            f"centre={self.centre}",
-            f"piles={piles}",
-            f"known={known}",
-            f"rng={rng_text(d.h.rng_known, d.h.rng.s)}",
-        ]
-        if d.phase == 1:
-            fields.append("phase=resolve")
-        elif d.phase == 2:
-            fields.append(f"phase=score:{'-' if d.caller < 0 else d.caller}")
-        if d.h.view_seat >= 0:
-            fields.append(f"view={d.h.view_seat}")
-        return " ".join(fields)
-
-    def scores(self) -> list:
-        """Points per seat."""
-        return [self.d.score[p] for p in range(self.d.h.players)]
+        return {
+            "target": d.target,
+            "round": d.rnd,
+            "tick": d.tick,
+            "rtick": d.rtick,
+            "scores": ",".join(str(d.score[p]) for p in range(n)),
+            "turn": "-" if d.h.current < 0 else d.h.current,
+            "chosen": ",".join("-" if c is None else c for c in self.chosen()),
+            "held": ",".join("-" if d.held[p] < 0 else str(d.held[p]) for p in range(n)),
+            "centre": self.centre,
+            "piles": "/".join(",".join(self.pile(p, k) for k in range(d.npiles))
+                              for p in range(n)),
+            "known": "/".join(",".join("".join(_known_char(d.known[p][k][i], p, n)
+                                               for i in range(4)) for k in range(d.npiles))
+                              for p in range(n)),
+            "phase": ("resolve" if d.phase == 1 else
+                      f"score:{'-' if d.caller < 0 else d.caller}" if d.phase == 2 else None),
+        }
 
     def cards(self) -> dict:
         """Every card slot: ``centre.<j>`` and ``pile<seat>.<k>.<i>`` (one card each)."""
@@ -907,11 +845,184 @@ cdef class TheCat(State):
                 f"{'hidden choices' if self.d.phase == 1 else 'cards for scoring'} "
                 f"(see chance_outcomes) in {self.to_text()!r}")
 
-    def _check_seat(self, seat):
-        State._check_seat(self, seat)
-        if self.d.h.view_seat >= 0 and seat != self.d.h.view_seat:
-            raise ValueError(f"this state is seat {self.d.h.view_seat}'s view; it cannot stand "
-                             f"for seat {seat}'s knowledge")
+    def _read(self, f):
+        cdef TCData* d = &self.d
+        cdef int n = d.h.players
+        text = f.text
+        d.nmoods = 9 if n == 2 else 13
+        d.npiles = 3 if n == 4 else 4
+        np = d.npiles
+        allb = (1 << n) - 1
+        view = d.h.view_seat
+        target = f.int("target", 1, 99)
+        if target not in TARGETS:
+            raise f.error(f["target"], f"{target} is not a target; the target is 20 or 12")
+        d.target = target
+        d.rnd = f.int("round", 1, TC_MAX_ROUNDS)
+        d.tick = f.int("tick", 0, TC_MAX_ROUNDS * TC_ROUND_TICKS)
+        d.rtick = f.int("rtick", 0, TC_ROUND_TICKS)
+        if not d.rtick + d.rnd - 1 <= d.tick <= d.rtick + TC_ROUND_TICKS * (d.rnd - 1):
+            raise f.error(f["tick"], f"{d.tick} ticks cannot hold {d.rnd - 1} finished round(s) of "
+                          f"1 to {TC_ROUND_TICKS} ticks and {d.rtick} tick(s) of this one")
+        scores = f.int_list("scores", n, 0, 63)
+        for p in range(n):
+            d.score[p] = scores[p]
+        moods = MOODS[:d.nmoods]
+        counts = [0] * 14
+
+        def card(key, ch, off):
+            if ch == "?":
+                if view < 0:
+                    raise f.error(f[key], "? (an unknown card) appears only in a seat's view, which "
+                                  "has view=<seat>", off, 1)
+                return TC_UNK
+            if ch not in moods:
+                raise f.error(f[key], f"{ch!r} is not a card; with {n} players the moods are "
+                              f"{' '.join(moods)}" + (" (and ? in a view)" if view >= 0 else ""), off, 1)
+            counts[moods.index(ch)] += 1
+            return moods.index(ch)
+
+        def shape(key):
+            """The value as seats (/) of piles (,) of 4 characters, with each one's offset."""
+            fv = f[key]
+            seats = fv.value.split("/")
+            if len(seats) != n:
+                raise f.error(fv, f"expected {n} seats separated by /, got {len(seats)}")
+            out = []
+            off = 0
+            for p, part in enumerate(seats):
+                piles = part.split(",")
+                if len(piles) != np:
+                    raise f.error(fv, f"seat {p} has {len(piles)} piles; with {n} players each has "
+                                  f"{np}, separated by ,", off, len(part) or 1)
+                for k, pl in enumerate(piles):
+                    if len(pl) != 4:
+                        raise f.error(fv, f"pile {k} of seat {p} has {len(pl)} cards; a pile has 4",
+                                      off, len(pl) or 1)
+                    out.append((p, k, pl, off))
+                    off += len(pl) + 1
+            return out
+
+        cv = f["centre"]
+        if len(cv.value) != 4:
+            raise f.error(cv, f"the centre holds 4 cards, not {len(cv.value)}")
+        for j, ch in enumerate(cv.value):
+            d.centre[j] = card("centre", ch, j)
+        for p, k, pl, off in shape("piles"):
+            for i, ch in enumerate(pl):
+                d.pile[p][k][i] = card("piles", ch, off + i)
+        for p, k, pl, off in shape("known"):
+            for i, ch in enumerate(pl):
+                if ch not in KNOWN_CHARS:
+                    raise f.error(f["known"], f"{ch!r}: write - (nobody knows the card), o (its owner "
+                                  f"does) or * (everyone does)", off + i, 1)
+                mask = (0, 1 << p, allb)[KNOWN_CHARS.index(ch)]
+                d.known[p][k][i] = mask
+                if view >= 0 and d.pile[p][k][i] != TC_UNK and not mask >> view & 1:
+                    raise f.error(f["piles"], f"seat {view}'s view shows card {i} of seat {p}'s pile "
+                                  f"{k}, which seat {view} does not know (known={ch})", off + i, 1)
+        for t in range(d.nmoods):
+            if counts[t] > 4:
+                raise NotationError(f"{counts[t]} cards of mood {moods[t]}; there are 4 of each",
+                                    text)
+        # held piles
+        hf = f["held"]
+        for p, (part, off) in enumerate(f.parts("held", n, ",", "entries (a pile number or -)")):
+            if part == "-":
+                d.held[p] = -1
+            elif len(part) == 1 and part.isascii() and part.isdigit() and int(part) < np:
+                d.held[p] = int(part)
+                if any(not d.known[p][int(part)][i] >> p & 1 for i in range(4)):
+                    raise f.error(hf, f"seat {p} holds pile {part}, so it knows its cards: known must "
+                                  f"show o or * for them", off, len(part))
+            else:
+                raise f.error(hf, f"{part!r}: a pile number 0 to {np - 1}, or - for none",
+                              off, len(part) or 1)
+        # this tick's choices
+        cf = f["chosen"]
+        for p, (part, off) in enumerate(f.parts("chosen", n, ",", "entries (a move, - or ?)")):
+            if part == "-":
+                d.pending[p] = TC_NOT_CHOSEN
+            elif part == "?":
+                if view < 0 or view == p:
+                    raise f.error(cf, "? (a hidden choice) appears only in a view, for another seat",
+                                  off, 1)
+                d.pending[p] = TC_PEND_UNK
+            else:
+                m = _MOVE_INDEX.get(part)
+                if m is None:
+                    raise f.error(cf, f"{part!r} is not a move: wait, stop, pick<k>, swap<i><j>, "
+                                  f"or - (not chosen yet), ? (hidden)", off, len(part) or 1)
+                legal = _legal_list(d, p)
+                if m not in legal:
+                    raise f.error(cf, f"{part!r} is not legal for seat {p} (legal: "
+                                  f"{' '.join(_MOVE_TEXT[x] for x in legal)})", off, len(part))
+                d.pending[p] = m
+        # phase (views only)
+        d.phase = 0
+        d.caller = -1
+        if "phase" in f:
+            pf = f["phase"]
+            if view < 0:
+                raise f.error(pf, "only a seat's view waits for chance (phase=...)")
+            if pf.value == "resolve":
+                d.phase = 1
+            elif pf.value.startswith("score:") and (pf.value[6:] == "-" or (
+                    len(pf.value) == 7 and pf.value[6].isascii() and pf.value[6].isdigit() and int(pf.value[6]) < n)):
+                d.phase = 2
+                d.caller = -1 if pf.value[6:] == "-" else int(pf.value[6])
+            else:
+                raise f.error(pf, "write phase=resolve or phase=score:<seat or ->")
+        # the seat to choose
+        tf = f["turn"]
+        nchosen = 0
+        while nchosen < n and d.pending[nchosen] != TC_NOT_CHOSEN:
+            nchosen += 1
+        if any(d.pending[p] != TC_NOT_CHOSEN for p in range(nchosen, n)):
+            raise f.error(cf, "seats choose in seat order: after a - every seat shows -")
+        over = max(scores) >= target or d.rnd == TC_MAX_ROUNDS
+        if tf.value == "-":
+            if d.phase == 1:
+                if nchosen != n or all(d.pending[p] != TC_PEND_UNK for p in range(n)):
+                    raise f.error(f["phase"], "phase=resolve waits for hidden choices (?) once "
+                                  "every seat has chosen")
+            elif d.phase == 2:
+                if nchosen != 0:
+                    raise f.error(cf, "a round waiting to be scored has no choices pending")
+                if d.rtick == 0 or scoring_slot(d) < 0:
+                    raise f.error(f["phase"], "phase=score waits for unknown pile cards that "
+                                  "scoring needs; there are none")
+            else:
+                if not over:
+                    raise f.error(tf, f"the game is not over (no score reaches {target} and round "
+                                  f"{d.rnd} is not the last): turn must be a seat")
+                if nchosen != 0 or any(d.held[p] >= 0 for p in range(n)):
+                    raise f.error(tf, "once the game is over nobody chooses or holds a pile")
+                if any(d.known[p][k][i] != allb for p in range(n) for k in range(np) for i in range(4)):
+                    raise f.error(f["known"], "once the game is over every pile has been turned "
+                                  "over for scoring: every card is known to everyone (*)")
+                d.h.terminal = 1
+            d.h.current = NO_SEAT
+        else:
+            cur = f.int("turn", 0, n - 1)
+            if d.phase != 0:
+                raise f.error(tf, "while a view waits for chance (phase=...) turn is -")
+            if max(scores) >= target:
+                raise f.error(tf, f"a score has reached the target {target}: the game is over and "
+                              f"turn must be -")
+            if d.rtick >= TC_ROUND_TICKS:
+                raise f.error(f["rtick"], f"a round ends after {TC_ROUND_TICKS} ticks")
+            if cur != nchosen:
+                raise f.error(tf, f"seat {nchosen} is the next to choose in this tick (chosen="
+                              f"{cf.value})")
+            d.h.current = cur
+        if view < 0 and sum(counts) != 4 * d.nmoods:
+            raise NotationError(f"the notation holds {sum(counts)} cards; with {n} players the "
+                                f"game has {4 * d.nmoods}", text)
+
+
+
+register(TheCat)
 
 
 _MOVE_TEXT = (["wait", "stop"] + [f"pick{k}" for k in range(4)]
@@ -937,202 +1048,6 @@ cdef str _known_char(int mask, int owner, int n):
     if mask == (1 << n) - 1:
         return "*"
     return "o"
-
-
-def _parse(str text):
-    f = Fields(text, ("players", "target", "round", "tick", "rtick", "scores", "turn", "chosen",
-                      "held", "centre", "piles", "known", "rng"), ("phase", "view"))
-    cdef TheCat st = TheCat.__new__(TheCat)
-    cdef TCData* d = &st.d
-    cdef int n = f.int("players", 2, 4)
-    d.h.players = n
-    d.nmoods = 9 if n == 2 else 13
-    d.npiles = 3 if n == 4 else 4
-    np = d.npiles
-    allb = (1 << n) - 1
-    view = f.int("view", 0, n - 1) if "view" in f else NO_SEAT
-    d.h.view_seat = view
-    target = f.int("target", 1, 99)
-    if target not in TARGETS:
-        raise f.error(f["target"], f"{target} is not a target; the target is 20 or 12")
-    d.target = target
-    d.rnd = f.int("round", 1, TC_MAX_ROUNDS)
-    d.tick = f.int("tick", 0, TC_MAX_ROUNDS * TC_ROUND_TICKS)
-    d.rtick = f.int("rtick", 0, TC_ROUND_TICKS)
-    if not d.rtick + d.rnd - 1 <= d.tick <= d.rtick + TC_ROUND_TICKS * (d.rnd - 1):
-        raise f.error(f["tick"], f"{d.tick} ticks cannot hold {d.rnd - 1} finished round(s) of "
-                      f"1 to {TC_ROUND_TICKS} ticks and {d.rtick} tick(s) of this one")
-    scores = f.int_list("scores", n, 0, 63)
-    for p in range(n):
-        d.score[p] = scores[p]
-    moods = MOODS[:d.nmoods]
-    counts = [0] * 14
-
-    def card(key, ch, off):
-        if ch == "?":
-            if view < 0:
-                raise f.error(f[key], "? (an unknown card) appears only in a seat's view, which "
-                              "has view=<seat>", off, 1)
-            return TC_UNK
-        if ch not in moods:
-            raise f.error(f[key], f"{ch!r} is not a card; with {n} players the moods are "
-                          f"{' '.join(moods)}" + (" (and ? in a view)" if view >= 0 else ""), off, 1)
-        counts[moods.index(ch)] += 1
-        return moods.index(ch)
-
-    def shape(key):
-        """The value as seats (/) of piles (,) of 4 characters, with each one's offset."""
-        fv = f[key]
-        seats = fv.value.split("/")
-        if len(seats) != n:
-            raise f.error(fv, f"expected {n} seats separated by /, got {len(seats)}")
-        out = []
-        off = 0
-        for p, part in enumerate(seats):
-            piles = part.split(",")
-            if len(piles) != np:
-                raise f.error(fv, f"seat {p} has {len(piles)} piles; with {n} players each has "
-                              f"{np}, separated by ,", off, len(part) or 1)
-            for k, pl in enumerate(piles):
-                if len(pl) != 4:
-                    raise f.error(fv, f"pile {k} of seat {p} has {len(pl)} cards; a pile has 4",
-                                  off, len(pl) or 1)
-                out.append((p, k, pl, off))
-                off += len(pl) + 1
-        return out
-
-    cv = f["centre"]
-    if len(cv.value) != 4:
-        raise f.error(cv, f"the centre holds 4 cards, not {len(cv.value)}")
-    for j, ch in enumerate(cv.value):
-        d.centre[j] = card("centre", ch, j)
-    for p, k, pl, off in shape("piles"):
-        for i, ch in enumerate(pl):
-            d.pile[p][k][i] = card("piles", ch, off + i)
-    for p, k, pl, off in shape("known"):
-        for i, ch in enumerate(pl):
-            if ch not in KNOWN_CHARS:
-                raise f.error(f["known"], f"{ch!r}: write - (nobody knows the card), o (its owner "
-                              f"does) or * (everyone does)", off + i, 1)
-            mask = (0, 1 << p, allb)[KNOWN_CHARS.index(ch)]
-            d.known[p][k][i] = mask
-            if view >= 0 and d.pile[p][k][i] != TC_UNK and not mask >> view & 1:
-                raise f.error(f["piles"], f"seat {view}'s view shows card {i} of seat {p}'s pile "
-                              f"{k}, which seat {view} does not know (known={ch})", off + i, 1)
-    for t in range(d.nmoods):
-        if counts[t] > 4:
-            raise NotationError(f"{counts[t]} cards of mood {moods[t]}; there are 4 of each", text)
-    # held piles
-    hf = f["held"]
-    parts = hf.value.split(",")
-    if len(parts) != n:
-        raise f.error(hf, f"expected {n} comma-separated entries (a pile number or -), got {len(parts)}")
-    off = 0
-    for p, part in enumerate(parts):
-        if part == "-":
-            d.held[p] = -1
-        elif len(part) == 1 and part.isascii() and part.isdigit() and int(part) < np:
-            d.held[p] = int(part)
-            if any(not d.known[p][int(part)][i] >> p & 1 for i in range(4)):
-                raise f.error(hf, f"seat {p} holds pile {part}, so it knows its cards: known must "
-                              f"show o or * for them", off, len(part))
-        else:
-            raise f.error(hf, f"{part!r}: a pile number 0 to {np - 1}, or - for none", off, len(part) or 1)
-        off += len(part) + 1
-    # this tick's choices
-    cf = f["chosen"]
-    parts = cf.value.split(",")
-    if len(parts) != n:
-        raise f.error(cf, f"expected {n} comma-separated entries (a move, - or ?), got {len(parts)}")
-    off = 0
-    for p, part in enumerate(parts):
-        if part == "-":
-            d.pending[p] = TC_NOT_CHOSEN
-        elif part == "?":
-            if view < 0 or view == p:
-                raise f.error(cf, "? (a hidden choice) appears only in a view, for another seat",
-                              off, 1)
-            d.pending[p] = TC_PEND_UNK
-        else:
-            m = _MOVE_INDEX.get(part)
-            if m is None:
-                raise f.error(cf, f"{part!r} is not a move: wait, stop, pick<k>, swap<i><j>, "
-                              f"or - (not chosen yet), ? (hidden)", off, len(part) or 1)
-            legal = _legal_list(d, p)
-            if m not in legal:
-                raise f.error(cf, f"{part!r} is not legal for seat {p} (legal: "
-                              f"{' '.join(_MOVE_TEXT[x] for x in legal)})", off, len(part))
-            d.pending[p] = m
-        off += len(part) + 1
-    r = f.rng()
-    if (r is None) != (view >= 0):
-        raise f.error(f["rng"], "a seat's view hides the generator (rng=?); a full state "
-                      "gives it as 16 hex digits")
-    d.h.rng_known = r is not None
-    d.h.rng.s = 0 if r is None else r
-    # phase (views only)
-    d.phase = 0
-    d.caller = -1
-    if "phase" in f:
-        pf = f["phase"]
-        if view < 0:
-            raise f.error(pf, "only a seat's view waits for chance (phase=...)")
-        if pf.value == "resolve":
-            d.phase = 1
-        elif pf.value.startswith("score:") and (pf.value[6:] == "-" or (
-                len(pf.value) == 7 and pf.value[6].isascii() and pf.value[6].isdigit() and int(pf.value[6]) < n)):
-            d.phase = 2
-            d.caller = -1 if pf.value[6:] == "-" else int(pf.value[6])
-        else:
-            raise f.error(pf, "write phase=resolve or phase=score:<seat or ->")
-    # the seat to choose
-    tf = f["turn"]
-    nchosen = 0
-    while nchosen < n and d.pending[nchosen] != TC_NOT_CHOSEN:
-        nchosen += 1
-    if any(d.pending[p] != TC_NOT_CHOSEN for p in range(nchosen, n)):
-        raise f.error(cf, "seats choose in seat order: after a - every seat shows -")
-    over = max(scores) >= target or d.rnd == TC_MAX_ROUNDS
-    if tf.value == "-":
-        if d.phase == 1:
-            if nchosen != n or all(d.pending[p] != TC_PEND_UNK for p in range(n)):
-                raise f.error(f["phase"], "phase=resolve waits for hidden choices (?) once "
-                              "every seat has chosen")
-        elif d.phase == 2:
-            if nchosen != 0:
-                raise f.error(cf, "a round waiting to be scored has no choices pending")
-            if d.rtick == 0 or scoring_slot(d) < 0:
-                raise f.error(f["phase"], "phase=score waits for unknown pile cards that "
-                              "scoring needs; there are none")
-        else:
-            if not over:
-                raise f.error(tf, f"the game is not over (no score reaches {target} and round "
-                              f"{d.rnd} is not the last): turn must be a seat")
-            if nchosen != 0 or any(d.held[p] >= 0 for p in range(n)):
-                raise f.error(tf, "once the game is over nobody chooses or holds a pile")
-            if any(d.known[p][k][i] != allb for p in range(n) for k in range(np) for i in range(4)):
-                raise f.error(f["known"], "once the game is over every pile has been turned "
-                              "over for scoring: every card is known to everyone (*)")
-            d.h.terminal = 1
-        d.h.current = NO_SEAT
-    else:
-        cur = f.int("turn", 0, n - 1)
-        if d.phase != 0:
-            raise f.error(tf, "while a view waits for chance (phase=...) turn is -")
-        if max(scores) >= target:
-            raise f.error(tf, f"a score has reached the target {target}: the game is over and "
-                          f"turn must be -")
-        if d.rtick >= TC_ROUND_TICKS:
-            raise f.error(f["rtick"], f"a round ends after {TC_ROUND_TICKS} ticks")
-        if cur != nchosen:
-            raise f.error(tf, f"seat {nchosen} is the next to choose in this tick (chosen="
-                          f"{cf.value})")
-        d.h.current = cur
-    if view < 0 and sum(counts) != 4 * d.nmoods:
-        raise NotationError(f"the notation holds {sum(counts)} cards; with {n} players the "
-                            f"game has {4 * d.nmoods}", text)
-    d.h.hash = full_hash(d)
-    return st
 
 
 cdef list _legal_list(TCData* d, int p):

@@ -719,23 +719,3 @@ def test_evaluate_favours_more_houses():
     st = make(board, ["1", "", ""])
     ev = st.evaluate()
     assert ev[0] > ev[1] and ev[0] > ev[2]
-
-
-# -- perft ------------------------------------------------------------------------------------
-
-def perft_cases():
-    path = Path(__file__).parents[1] / "data" / "cat-earth-perft.txt"
-    cases = []
-    for line in path.read_text().splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        text, _, counts = line.partition(" ;")
-        cases.append((text.strip(), [int(x) for x in counts.split()]))
-    return cases
-
-
-@pytest.mark.parametrize("text,counts", perft_cases())
-def test_perft(text, counts):
-    st = catsearch.from_text(GAME, text)
-    for depth, n in enumerate(counts, start=1):
-        assert st.perft(depth) == n, f"perft({depth})"

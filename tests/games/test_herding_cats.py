@@ -182,19 +182,3 @@ def test_golden_zobrist_values():
 
 
 GOLDEN = (15693845135746734902, 8644534145689848364, 18015984920375279117)
-
-
-def test_perft_file():
-    import pathlib
-    path = pathlib.Path(__file__).parent.parent / "data" / "herding-cats-perft.txt"
-    checked = 0
-    for line in path.read_text().splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        fen, *counts = [x.strip() for x in line.split(";")]
-        st = catsearch.from_text(GAME, fen)
-        for c in counts:
-            depth, n = c.split()
-            assert st.perft(int(depth[1:])) == int(n), f"{fen} {c}"
-            checked += 1
-    assert checked >= 10

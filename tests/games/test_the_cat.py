@@ -505,26 +505,3 @@ def test_evaluate_prefers_the_leader():
     st = state(piles=P2_DONE, centre=C2_DONE, scores=[10, 2], rnd=3, tick=9, rtick=0)
     ev = st.evaluate()
     assert math.isclose(sum(ev), 1.0) and ev[0] > ev[1]
-
-
-# -- perft -------------------------------------------------------------------------------------
-
-def read_perft(path):
-    cases = []
-    for line in Path(path).read_text().splitlines():
-        if line.startswith("position "):
-            cases.append((line[len("position "):], {}))
-        elif line.startswith("depth "):
-            _, depth, count = line.split()
-            cases[-1][1][int(depth)] = int(count)
-    return cases
-
-
-def test_perft_data():
-    cases = read_perft(Path(__file__).parent.parent / "data" / "the-cat-perft.txt")
-    assert len(cases) >= 5
-    for text, counts in cases:
-        st = catsearch.from_text(GAME, text)
-        assert st.to_text() == text
-        for depth, count in counts.items():
-            assert st.perft(depth) == count, (text, depth)

@@ -172,8 +172,7 @@ class ToyGame(Game):
 def games() -> dict[str, Game]:
     """Every game with goldens, by id."""
     import catsearch
-    from catsearch.search._pennies import ToyPennies
-    from catsearch.search._toy import ToyRPS
+    from catsearch.testing.toys import ToyPennies, ToyRPS
     out: dict[str, Game] = {g: Game(g) for g in catsearch.GAMES}
     out["toy-rps"] = ToyGame("toy-rps", ToyRPS, (2, 3, 4))
     out["toy-pennies"] = ToyGame("toy-pennies", ToyPennies, (2,))

@@ -326,7 +326,7 @@ def test_the_other_seats_do_not_see_the_searching_seats_hidden_choice():
     (``apply_hidden_c``), so each of seat 0's choices is worth 1/2, not 0 (what a seat 1 that
     saw it would leave), and seat 1, to move after seat 0, does not see seat 0's choice
     either: 1/2, not 1."""
-    from catsearch.search._pennies import ToyPennies
+    from catsearch.testing.toys import ToyPennies
     st = ToyPennies.new(rounds=1)
     for pruning in ("none", "star1", "star2"):
         r = Expectimax(depth=2, pruning=pruning).search(st)

@@ -13,7 +13,7 @@ from catsearch.search import (
     SearchResult,
     make_player,
 )
-from catsearch.search._toy import ToyRPS
+from catsearch.testing.toys import ToyRPS
 from catsearch.testing import random_game_states
 
 SEARCHERS = [

@@ -1,0 +1,145 @@
+# cython: language_level=3
+"""Card helpers shared by the games: decks, the pool of unseen cards, chance outcomes and the
+redealing of hidden places in a determinization.
+
+Cards are small ints (card *types*); a game counts them per type in ``unsigned char``
+arrays, with one extra index for the unknown card of a view. The pool of unseen cards is
+always built in type order (``pool_from_counts``), so the same generator deals the same
+determinization.
+"""
+from libc.stdint cimport uint64_t
+from libc.string cimport memset
+from catsearch._core.rng cimport Rng, rng_shuffle_u8
+from catsearch._core.state cimport Header, as_view
+from catsearch._core.zobrist cimport count_up, count_down
+
+
+cdef inline int pool_from_counts(const int* cnt, int ntypes, unsigned char* pool) noexcept nogil:
+    """Write ``cnt[t]`` cards of each type ``t`` (none where it is not positive) in type
+    order; return how many."""
+    cdef int t, c, n = 0
+    for t in range(ntypes):
+        for c in range(cnt[t]):
+            pool[n] = <unsigned char>t
+            n += 1
+    return n
+
+
+cdef inline int shuffled_pool(const int* cnt, int ntypes, unsigned char* pool,
+                              Rng* rng) noexcept nogil:
+    """``pool_from_counts``, shuffled with ``rng``: the unseen cards in the order a
+    determinization deals them; return how many."""
+    cdef int n = pool_from_counts(cnt, ntypes, pool)
+    rng_shuffle_u8(rng, pool, n)
+    return n
+
+
+cdef inline int shuffled_deck(unsigned char* deck, const unsigned char* comp, int ntypes,
+                              Rng* rng) noexcept nogil:
+    """A new deck: ``comp[t]`` cards of each type ``t`` (at most 32 types), in type order,
+    shuffled with ``rng``; return how many cards."""
+    cdef int cnt[32]
+    cdef int t
+    for t in range(ntypes):
+        cnt[t] = comp[t]
+    return shuffled_pool(cnt, ntypes, deck, rng)
+
+
+cdef inline int chance_from_counts(const int* cnt, int ntypes, int* outcomes,
+                                   double* weights) noexcept nogil:
+    """The chance outcomes of drawing one of the counted cards: each type with a positive
+    count, with probability ``cnt[t] / total``; return how many (0 if there is no card)."""
+    cdef int t, k = 0, total = 0
+    for t in range(ntypes):
+        if cnt[t] > 0:
+            total += cnt[t]
+    if total == 0:
+        return 0
+    for t in range(ntypes):
+        if cnt[t] > 0:
+            outcomes[k] = t
+            weights[k] = cnt[t] / <double>total
+            k += 1
+    return k
+
+
+cdef inline int redeal_hand(unsigned char* hand, unsigned char* size, int width, int unk,
+                            bint own, const unsigned char* pool, int i, int n) noexcept nogil:
+    """Deal one hand of a determinization from ``pool[i:n]``: ``own`` (the determinizing
+    seat's hand) keeps its known cards and replaces its unknown ones (``hand[unk]``),
+    another hand is replaced whole (``width`` counts cleared); return the new pool
+    position."""
+    cdef int j, t
+    if own:
+        j = hand[unk]
+        hand[unk] = 0
+    else:
+        j = size[0]
+        for t in range(width):
+            hand[t] = 0
+    size[0] -= j
+    while j > 0 and i < n:
+        hand[pool[i]] += 1
+        size[0] += 1
+        i += 1
+        j -= 1
+    return i
+
+
+cdef inline int redeal_hands(unsigned char* hands, int stride, unsigned char* sizes, int players,
+                             int seat, int unk, const unsigned char* pool, int i,
+                             int n) noexcept nogil:
+    """Deal every seat's hand (rows of ``stride`` counts) with ``redeal_hand``; return the
+    new pool position."""
+    cdef int p
+    for p in range(players):
+        i = redeal_hand(hands + p * stride, sizes + p, stride, unk, p == seat, pool, i, n)
+    return i
+
+
+cdef inline int redeal_run(unsigned char* cards, int count, const unsigned char* pool, int i,
+                           int n) noexcept nogil:
+    """Overwrite ``cards[0:count]`` (a deck, unseen in order) from ``pool[i:n]``; return the
+    new pool position."""
+    cdef int j
+    for j in range(count):
+        if i < n:
+            cards[j] = pool[i]
+            i += 1
+    return i
+
+
+cdef inline void card_in(uint64_t* z, const uint64_t* keys, int stride, unsigned char* hand,
+                         unsigned char* size, int t) noexcept nogil:
+    """A card of type ``t`` joins a hand counted by type (``size`` cards), keeping the hash:
+    ``keys`` holds ``stride`` counter keys per type (``zobrist.count_up``)."""
+    count_up(z, keys + t * stride, hand + t)
+    size[0] += 1
+
+
+cdef inline void card_out(uint64_t* z, const uint64_t* keys, int stride, unsigned char* hand,
+                          unsigned char* size, int t, int unk) noexcept nogil:
+    """A card of type ``t`` leaves a hand (see ``card_in``); in a view, one of its unknown
+    cards (type ``unk``) when the hand holds no known ``t``."""
+    if hand[t] == 0:
+        t = unk
+    count_down(z, keys + t * stride, hand + t)
+    size[0] -= 1
+
+
+cdef inline void hide_cards(Header* h, int seat, unsigned char* hands, int stride, int ntypes,
+                            int unk, unsigned char* deck, int ndeck) noexcept nogil:
+    """Make a state ``seat``'s view (``hide_c``) for a game of hands and a deck: every card in
+    another seat's hand (rows of ``stride`` counts per seat, ``ntypes`` known types, the
+    unknown count at ``unk``) and every card of ``deck[0:ndeck]`` becomes unknown, and the
+    header becomes a view's (``as_view``). The game then recomputes the hash."""
+    cdef int p, t
+    cdef unsigned char* hand
+    for p in range(h.players):
+        if p != seat:
+            hand = hands + p * stride
+            for t in range(ntypes):
+                hand[unk] += hand[t]
+                hand[t] = 0
+    memset(deck, unk, ndeck)
+    as_view(h, seat)

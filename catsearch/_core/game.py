@@ -1,0 +1,162 @@
+"""A game's declaration and the registry built from the declarations.
+
+A game module declares itself once, with a :class:`GameSpec` (its id, seat range, options,
+move-space size and notation keys), sets it as its state class's ``spec`` and registers the
+class with :func:`register`. Everything generic is derived from the declaration: the registry
+(:data:`catsearch.GAMES`, :func:`catsearch.game_class`), option and player-count checks with
+their error messages (``State.new``), the common notation fields and their order
+(``State.to_text`` / ``State.from_text``), the move count (``num_distinct_moves``) and the
+conformance suite's expectations (:func:`catsearch.testing.check_game`).
+
+Test games (the toy games of :mod:`catsearch.testing`) are registered with ``listed=False``:
+:func:`lookup`, ``new_game`` and ``from_text`` find them, the public list does not show them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from catsearch._core.options import Option, OptionError, check_options
+from catsearch._core.state import State
+
+__all__ = ["GameSpec", "register", "lookup", "listed", "registered"]
+
+# the notation keys every game has, written and read by the kit itself
+COMMON_KEYS = ("players", "rng", "view")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game is, declared once.
+
+    :ivar id: the game id (``"herding-cats"``), as in :data:`catsearch.GAMES`.
+    :ivar name: its name in prose (``"Herding Cats"``).
+    :ivar size: ``sizeof`` the game's C struct, the one C field of its state class.
+    :ivar moves: the size of the move space: moves are ints in ``range(moves)``.
+    :ivar notation: the notation's keys in the order they are written; a key ending in
+        ``?`` is optional (written only when the game gives it a value, read when present).
+        It must hold ``players`` (first), ``rng`` and ``view?`` (last): the kit writes and
+        reads those three itself.
+    :ivar seats: the smallest and largest number of players (within 2..4).
+    :ivar default_players: the player count of ``new_game`` when none is given.
+    :ivar options: the game's options, checked by :func:`~catsearch._core.options.check_options`.
+    :ivar view_hides_rng: a view must write ``rng=?`` (else a view may give the generator).
+    :ivar deck: every card of the game is always somewhere: :meth:`State.cards` is the same
+        multiset in every state of a game, and a determinization deals the unseen cards
+        (the conformance suite checks both). ``False`` for games whose hidden things are
+        choices rather than cards (the toy games).
+    """
+
+    id: str
+    name: str
+    size: int
+    moves: int
+    notation: tuple[str, ...]
+    seats: tuple[int, int] = (2, 4)
+    default_players: int = 3
+    options: tuple[Option, ...] = ()
+    view_hides_rng: bool = False
+    deck: bool = True
+    _players: Option = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        lo, hi = self.seats
+        if not 2 <= lo <= hi <= 4 or not lo <= self.default_players <= hi:
+            raise ValueError(f"{self.id}: seats must lie within 2..4 and hold the default")
+        if self.notation[:1] != ("players",) or "rng" not in self.notation \
+                or self.notation[-1:] != ("view?",):
+            raise ValueError(f"{self.id}: the notation starts with players, holds rng and "
+                             f"ends with view?")
+        if self.moves < 1:
+            raise ValueError(f"{self.id}: a game has at least one move")
+        object.__setattr__(self, "_players", Option("players", int, self.default_players,
+                                                    lo, hi))
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The notation keys every text has, in order."""
+        return tuple(k for k in self.notation if not k.endswith("?"))
+
+    @property
+    def optional_keys(self) -> tuple[str, ...]:
+        """The notation keys a text may have."""
+        return tuple(k[:-1] for k in self.notation if k.endswith("?"))
+
+    @property
+    def written_keys(self) -> tuple[str, ...]:
+        """Every key in the order the notation writes them."""
+        return tuple(k.rstrip("?") for k in self.notation)
+
+    def check_players(self, players: Any) -> int:
+        """``players`` as a seat count of this game (``None``: the default).
+
+        :raises TypeError: not a whole number.
+        :raises OptionError: outside the game's seat range.
+        """
+        if players is None:
+            return self.default_players
+        try:
+            return self._players.check(players, self.id)
+        except OptionError:
+            lo, hi = self.seats
+            span = f"{lo} to {hi}" if lo < hi else f"{lo}"
+            raise OptionError(f"{self.id} is for {span} players, not {players!r}",
+                              owner=self.id, option="players", value=players) from None
+
+    def check_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option's value, defaults filled in (see :func:`check_options`)."""
+        return check_options(self.options, given, self.id)
+
+
+_HEAPTYPE = 1 << 9          # Py_TPFLAGS_HEAPTYPE: a class written in Python
+
+# game id -> (its class, listed in catsearch.GAMES)
+_REGISTRY: dict[str, tuple[type, bool]] = {}
+
+
+def register(cls: type, *, listed: bool = True) -> type:
+    """Register a state class by its ``spec``; ``listed=False`` for a test game, which
+    :func:`lookup` finds but :data:`catsearch.GAMES` does not show. Registering the same
+    class again does nothing.
+
+    :raises ValueError: another class already has the id.
+    """
+    spec = cls.spec
+    if not isinstance(spec, GameSpec):
+        raise TypeError(f"{cls.__name__}.spec must be a GameSpec, not {type(spec).__name__}")
+    # the state's struct is bound by layout (State.__cinit__): the compiled class must hold
+    # exactly the struct after State's own fields
+    compiled = next(t for t in cls.__mro__ if not t.__flags__ & _HEAPTYPE)
+    if not issubclass(compiled, State) or compiled.__basicsize__ - State.__basicsize__ != spec.size:
+        raise TypeError(f"{cls.__name__} must declare one C field, its struct of "
+                        f"spec.size = {spec.size} bytes")
+    old = _REGISTRY.get(spec.id)
+    if old is not None and old[0] is not cls:
+        raise ValueError(f"game id {spec.id!r} is taken by {old[0].__module__}."
+                         f"{old[0].__name__}")
+    _REGISTRY[spec.id] = (cls, listed)
+    return cls
+
+
+def listed() -> tuple[str, ...]:
+    """The ids of the registered public games, in the order they registered."""
+    return tuple(g for g, (_, pub) in _REGISTRY.items() if pub)
+
+
+def registered() -> tuple[str, ...]:
+    """Every registered game id, test games included."""
+    return tuple(_REGISTRY)
+
+
+def lookup(game_id: Any) -> type:
+    """The state class of ``game_id`` (a test game too, once registered).
+
+    :raises ValueError: an unknown id (the message lists the public games).
+    """
+    try:
+        return _REGISTRY[game_id][0]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown game {game_id!r}; the games are "
+                         f"{', '.join(listed())}") from None

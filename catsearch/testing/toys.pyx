@@ -1,0 +1,282 @@
+# cython: language_level=3
+"""Two toy games with hidden simultaneous choices, for testing searchers (not in ``GAMES``).
+
+They are registered as test games when :mod:`catsearch.testing` is imported (``new_game``,
+``from_text`` and :func:`catsearch.testing.check_game` then know them), and they are the
+worked example of ``docs/contract.rst``, "Adding a game".
+
+``toy-rps``: simultaneous rock-paper-scissors for 2-4 players, taken seat by seat as the
+contract takes simultaneous moves (as The Cat's ticks are): each seat in turn picks ``rock``
+(0), ``paper`` (1) or ``scissors`` (2), hidden from the others (``observe_move_c`` gives
+them the code 3, "some choice"). When every seat has chosen, the round resolves: each seat
+scores one point per opponent it beats. After ``rounds`` rounds (default 1) the most points
+wins (ties share). For testing MO-ISMCTS.
+
+``toy-pennies``: matching pennies for 2 players: seat 0 picks ``heads`` (0) or ``tails``
+(1), then seat 1, each hidden from the other; seat 0 scores a point if the two match, seat 1
+if they differ. The value of the game is 1/2 for each seat; a seat that could see the other's
+choice would always win. For testing expectimax.
+
+A seat's view hides the choices of the others made this round (they are public once the
+round resolves); ``determinize_c`` draws them uniformly. In ``toy-pennies`` a view cannot
+resolve a round whose choices it does not know: once both seats have chosen it waits (no
+seat to move) and ``chance_outcomes_c`` reveals the unknown choice, heads or tails with
+probability 1/2; ``apply_hidden_c`` records the other seat's choice as unknown, as hidden
+simultaneous choices must be searched (see ``docs/expectimax.rst``). ``toy-rps`` has neither
+(MO-ISMCTS searches it from determinizations); its last round's choices stay on the table.
+
+The move count ``n`` (3 or 2) also gives the codes: ``n`` is an unknown choice (and what the
+other seats observe of a choice), ``n + 1`` a choice not made yet.
+"""
+from libc.stdint cimport uint64_t
+
+from catsearch._core.rng cimport Rng, rng_below
+from catsearch._core.state cimport State, Header, NO_SEAT, restart, scores_from, as_view, as_full
+
+from catsearch._core.game import GameSpec, register
+from catsearch._core.options import Option
+from catsearch.errors import InvalidMoveError
+
+NOTATION = ("players", "round", "turn", "choices", "points", "rng", "view?")
+ROUNDS = Option("rounds", int, 1, 1, 1000, doc="rounds in a game")
+
+RPS_SPEC = GameSpec(id="toy-rps", name="Toy rock-paper-scissors", size=sizeof(ToyData), moves=3,
+                    notation=NOTATION, default_players=2, options=(ROUNDS,), deck=False)
+PENNIES_SPEC = GameSpec(id="toy-pennies", name="Toy matching pennies", size=sizeof(ToyData),
+                        moves=2, notation=NOTATION, seats=(2, 2), default_players=2,
+                        options=(ROUNDS,), deck=False)
+
+
+cdef inline bint beats(int a, int b) noexcept nogil:
+    return (a - b + 3) % 3 == 1
+
+
+cdef uint64_t toy_hash(ToyData* d) noexcept nogil:
+    """The hash from scratch (a small game may recompute it after every move)."""
+    cdef uint64_t z = 0x243F6A8885A308D3
+    cdef int p
+    for p in range(d.h.players):
+        z = (z ^ <uint64_t>(d.choice[p] + 1)) * <uint64_t>0x100000001B3
+        z = (z ^ <uint64_t>(d.points[p] + 7)) * <uint64_t>0x100000001B3
+    z = (z ^ <uint64_t>(d.round + 11)) * <uint64_t>0x100000001B3
+    z = (z ^ <uint64_t>(d.h.current + 2)) * <uint64_t>0x100000001B3
+    return z
+
+
+cdef class ToyRPS(State):
+    """Simultaneous rock-paper-scissors (see the module docstring)."""
+
+    spec = RPS_SPEC
+    NAMES = ("rock", "paper", "scissors")
+
+    # -- the rules, at C speed ----------------------------------------------------------
+    cdef int legal_moves_c(self, int* out) noexcept nogil:
+        cdef int m
+        for m in range(self._moves):
+            out[m] = m
+        return self._moves
+
+    cdef void score_round_c(self) noexcept nogil:
+        """Every choice is known: each seat scores a point per opponent it beats."""
+        cdef ToyData* d = &self.d
+        cdef int p, q
+        for p in range(d.h.players):
+            for q in range(d.h.players):
+                if q != p and beats(d.choice[p], d.choice[q]):
+                    d.points[p] += 1
+
+    cdef void resolve(self) noexcept nogil:
+        """Every seat has chosen: score the round; the next round (choices cleared), or the
+        end (the last round's choices stay on the table)."""
+        cdef ToyData* d = &self.d
+        cdef int p
+        self.score_round_c()
+        d.round += 1
+        if d.round == d.rounds:
+            d.h.current = NO_SEAT
+            d.h.terminal = 1
+        else:
+            d.h.current = 0
+            for p in range(d.h.players):
+                d.choice[p] = self._moves + 1
+
+    cdef void apply_c(self, int move) noexcept nogil:
+        cdef ToyData* d = &self.d
+        d.choice[d.h.current] = move
+        d.h.ply += 1
+        if d.h.current + 1 < d.h.players:
+            d.h.current += 1
+        else:
+            self.resolve()
+        d.h.hash = toy_hash(d)
+
+    cdef void scores_c(self, double* out) noexcept nogil:
+        scores_from(out, self.d.points, self.d.h.players)
+
+    cdef uint64_t compute_hash_c(self) noexcept nogil:
+        return toy_hash(&self.d)
+
+    cdef void reset_c(self, uint64_t seed) noexcept nogil:
+        cdef ToyData* d = &self.d
+        cdef int rounds = d.rounds, p
+        restart(self, seed)
+        d.rounds = rounds
+        for p in range(4):
+            d.choice[p] = self._moves + 1
+        d.h.hash = toy_hash(d)
+
+    cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
+        cdef ToyData* d = &self.d
+        cdef int p
+        for p in range(d.h.players):
+            if d.choice[p] == self._moves:
+                d.choice[p] = rng_below(rng, self._moves)
+        if d.h.current == NO_SEAT and not d.h.terminal:
+            self.resolve()
+        as_full(&d.h, rng)
+        d.h.hash = toy_hash(d)
+
+    cdef void hide_c(self, int seat) noexcept nogil:
+        cdef ToyData* d = &self.d
+        cdef int p
+        for p in range(d.h.players):
+            if p != seat and d.choice[p] != self._moves + 1 and not d.h.terminal:
+                d.choice[p] = self._moves
+        as_view(&d.h, seat)
+        d.h.hash = toy_hash(d)
+
+    cdef int observe_move_c(self, int move, int seat) noexcept nogil:
+        return move if seat == self.d.h.current else self._moves
+
+    # -- the Python side: options, text, knowledge --------------------------------------
+    def _set_options(self, dict options):
+        self.d.rounds = options["rounds"]
+
+    def _move_to_str(self, int m) -> str:
+        return self.NAMES[m]
+
+    def _str_to_move(self, str s) -> int:
+        if s not in self.NAMES:
+            raise InvalidMoveError(f"{s!r} is not a {self.game_id} move: "
+                                   f"{', '.join(self.NAMES)}")
+        return self.NAMES.index(s)
+
+    def _choice_text(self, int p) -> str:
+        c = self.d.choice[p]
+        return "" if c == self._moves + 1 else "?" if c == self._moves else str(c)
+
+    def _write(self) -> dict:
+        """``round``: rounds resolved / rounds in the game; ``choices``: per seat its choice
+        this round (``-`` not yet, ``?`` hidden in a view); ``points``: per seat."""
+        d = &self.d
+        n = d.h.players
+        return {"round": f"{d.round}/{d.rounds}",
+                "turn": "-" if d.h.current < 0 else d.h.current,
+                "choices": ",".join(self._choice_text(p) or "-" for p in range(n)),
+                "points": ",".join(str(d.points[p]) for p in range(n))}
+
+    def _read(self, f):
+        d = &self.d
+        n = d.h.players
+        done, slash, total = f["round"].value.partition("/")
+        if (not slash or not (done.isdigit() and total.isdigit())
+                or not 0 <= int(done) <= int(total) or not 1 <= int(total) <= 1000):
+            raise f.error(f["round"], "expected <rounds resolved>/<rounds>, e.g. 0/1")
+        d.round, d.rounds = int(done), int(total)
+        points = f.int_list("points", n, 0, (n - 1) * d.rounds)
+        for p in range(n):
+            d.points[p] = points[p]
+        chosen = 0
+        for p, (part, off) in enumerate(f.parts("choices", n, ",", "choices")):
+            if part == "-":
+                d.choice[p] = self._moves + 1
+            elif part == "?" and d.h.view_seat >= 0 and p != d.h.view_seat:
+                d.choice[p] = self._moves
+            elif len(part) == 1 and part.isdigit() and int(part) < self._moves:
+                d.choice[p] = int(part)
+            else:
+                raise f.error(f["choices"], f"{part!r}: a choice 0 to {self._moves - 1}, - (not "
+                              f"yet) or ? (another seat's, in a view)", off, len(part) or 1)
+            if d.choice[p] != self._moves + 1:
+                if chosen != p:
+                    raise f.error(f["choices"], "seats choose in seat order", off, len(part))
+                chosen += 1
+        if d.round == d.rounds:
+            if f["turn"].value != "-" or chosen not in (0, n) or "?" in f["choices"].value:
+                raise f.error(f["turn"], "the game is over: turn is -, and the last round's "
+                              "choices are public or cleared")
+            d.h.terminal = 1
+            d.h.current = NO_SEAT
+        elif chosen == n:
+            if f["turn"].value != "-" or all(d.choice[p] != self._moves for p in range(n)):
+                raise f.error(f["turn"], "only a view waits (turn=-) for hidden choices")
+            d.h.current = NO_SEAT
+        elif f.int("turn", 0, n - 1) != chosen:
+            raise f.error(f["turn"], f"seat {chosen} is the next to choose")
+        else:
+            d.h.current = chosen
+
+    def cards(self) -> dict:
+        """Each seat's choice this round (``choice<seat>``): empty before it chose."""
+        return {f"choice{p}": self._choice_text(p) for p in range(self.d.h.players)}
+
+    def knowledge(self) -> dict:
+        """A choice is known to its seat only, until the round resolves (the last round's
+        choices stay on the table, public, in ``toy-rps``)."""
+        n = self.d.h.players
+        return {f"choice{p}": frozenset(range(n) if self.d.h.terminal else [p])
+                for p in range(n)}
+
+
+cdef class ToyPennies(ToyRPS):
+    """Matching pennies with hidden simultaneous choices (see the module docstring)."""
+
+    spec = PENNIES_SPEC
+    NAMES = ("heads", "tails")
+
+    cdef void score_round_c(self) noexcept nogil:
+        """Seat 0 scores if the two choices match, seat 1 if they differ."""
+        self.d.points[0 if self.d.choice[0] == self.d.choice[1] else 1] += 1
+
+    cdef void resolve(self) noexcept nogil:
+        ToyRPS.resolve(self)
+        self.d.choice[0] = self.d.choice[1] = self._moves + 1
+
+    cdef void apply_c(self, int move) noexcept nogil:
+        cdef ToyData* d = &self.d
+        d.choice[d.h.current] = move
+        d.h.ply += 1
+        if d.h.current == 0:
+            d.h.current = 1
+        elif d.choice[0] == self._moves or d.choice[1] == self._moves:
+            d.h.current = NO_SEAT       # a view waits for chance to reveal the choice
+        else:
+            self.resolve()
+        d.h.hash = toy_hash(d)
+
+    cdef int apply_hidden_c(self) noexcept nogil:
+        cdef ToyData* d = &self.d
+        if d.h.view_seat < 0 or d.h.current < 0 or d.h.current == d.h.view_seat:
+            return 0
+        self.apply_c(self._moves)
+        return 1
+
+    cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
+        cdef ToyData* d = &self.d
+        cdef int m
+        if d.h.terminal or d.h.current != NO_SEAT:
+            return 0
+        for m in range(self._moves):
+            outcomes[m] = m
+            weights[m] = 1.0 / self._moves
+        return self._moves
+
+    cdef void apply_chance_c(self, int outcome) noexcept nogil:
+        cdef ToyData* d = &self.d
+        d.choice[0 if d.choice[0] == self._moves else 1] = outcome
+        self.resolve()
+        d.h.hash = toy_hash(d)
+
+
+register(ToyRPS, listed=False)
+register(ToyPennies, listed=False)
