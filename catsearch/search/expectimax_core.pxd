@@ -71,5 +71,6 @@ cdef class ExpectimaxCore(ChanceStack):
     cdef double _chance_s(self, int lvl, int depth, double alpha, double beta) noexcept nogil
     cdef double _probe_s(self, int lvl, int depth, double alpha, double beta) noexcept nogil
     cdef void _search_v(self, int lvl, int depth, double* out) noexcept nogil
+    cdef void _expect_v(self, int lvl, int depth, double* out) noexcept nogil
     cdef void _root_iteration(self, int depth) noexcept nogil
     cdef void _report(self) noexcept nogil

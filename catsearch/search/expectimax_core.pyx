@@ -26,6 +26,27 @@ MAX_DEPTH = EX_MAX_DEPTH
 PRUNINGS = {"none": EX_PRUNE_NONE, "star1": EX_PRUNE_STAR1, "star2": EX_PRUNE_STAR2}
 
 
+
+# The depth of a node past the horizon whose hidden simultaneous choice has not resolved yet:
+# it is not evaluated there (every choice would look the same, as nothing has happened yet)
+# but followed through the other seats' hidden choices and the chance that resolves them, for
+# no depth, to the next decision, which is the leaf.
+cdef enum:
+    SETTLE = -1
+
+
+cdef inline int child_depth(State st, int move, int depth) noexcept nogil:
+    """The depth left after ``move`` is played in ``st`` with ``depth`` to go: one less, or
+    ``SETTLE`` at the horizon when some other seat cannot see the move (a simultaneous
+    choice, which only resolves once every seat has chosen)."""
+    cdef int s, p = (<Header*>st._data).current
+    if depth > 1:
+        return depth - 1
+    for s in range((<Header*>st._data).players):
+        if s != p and st.observe_move_c(move, s) != move:
+            return SETTLE
+    return depth - 1
+
 cdef class ExpectimaxCore(ChanceStack):
     """The C engine behind :class:`~catsearch.search.expectimax.Expectimax` (one per player;
     not thread-safe itself)."""
@@ -124,6 +145,11 @@ cdef class ExpectimaxCore(ChanceStack):
         if h.terminal:
             (<State>sp).returns_c(out)
             return out[self.root]
+        if depth == SETTLE and lvl + 2 < self.nlevels:
+            if self._chance_node(lvl):
+                return 0.0 if self.aborted else self._chance_s(lvl, SETTLE, alpha, beta)
+            if h.current != self.root and self._hidden(lvl):
+                return self._search_s(lvl + 1, SETTLE, alpha, beta)
         if depth <= 0 or lvl + 2 >= self.nlevels:
             self.cutoffs += 1
             self._leaf(sp, out)
@@ -193,9 +219,9 @@ cdef class ExpectimaxCore(ChanceStack):
             copy_into(child, sp)
             (<State>child).apply_c(m)
             if full:
-                v = self._search_s(lvl + 1, depth - 1, -1.0, 2.0)
+                v = self._search_s(lvl + 1, child_depth(<State>sp, m, depth), -1.0, 2.0)
             else:
-                v = self._search_s(lvl + 1, depth - 1, alpha, beta)
+                v = self._search_s(lvl + 1, child_depth(<State>sp, m, depth), alpha, beta)
             if self.aborted:
                 return 0.0
             if maximizing:
@@ -323,7 +349,7 @@ cdef class ExpectimaxCore(ChanceStack):
         self._order(lvl, n, ttmove)
         copy_into(self.stack[lvl + 1], sp)
         (<State>self.stack[lvl + 1]).apply_c(buf[0])
-        return self._search_s(lvl + 1, depth - 1, alpha, beta)
+        return self._search_s(lvl + 1, child_depth(<State>sp, buf[0], depth), alpha, beta)
 
     # -- the vector search (max-n) --------------------------------------------------------
     cdef void _search_v(self, int lvl, int depth, double* out) noexcept nogil:
@@ -344,6 +370,14 @@ cdef class ExpectimaxCore(ChanceStack):
         if h.terminal:
             (<State>sp).returns_c(out)
             return
+        if depth == SETTLE and lvl + 2 < self.nlevels:
+            if self._chance_node(lvl):
+                if not self.aborted:
+                    self._expect_v(lvl, SETTLE, out)
+                return
+            if h.current != self.root and self._hidden(lvl):
+                self._search_v(lvl + 1, SETTLE, out)
+                return
         if depth <= 0 or lvl + 2 >= self.nlevels:
             self.cutoffs += 1
             self._leaf(sp, out)
@@ -362,16 +396,9 @@ cdef class ExpectimaxCore(ChanceStack):
         if self._chance_node(lvl):
             if self.aborted:
                 return
-            cs = &self.sets[lvl]
-            for j in range(np):
-                out[j] = 0.0
-            for i in range(cs.n):
-                memcpy((<State>child)._data, cs.snaps + i * self.size, self.size)
-                self._search_v(lvl + 1, depth, c)
-                if self.aborted:
-                    return
-                for j in range(np):
-                    out[j] += cs.prob[i] * c[j]
+            self._expect_v(lvl, depth, out)
+            if self.aborted:
+                return
         elif h.current != self.root and self._hidden(lvl):
             self._search_v(lvl + 1, depth, out)
             if self.aborted:
@@ -384,7 +411,7 @@ cdef class ExpectimaxCore(ChanceStack):
                 m = buf[i]
                 copy_into(child, sp)
                 (<State>child).apply_c(m)
-                self._search_v(lvl + 1, depth - 1, c)
+                self._search_v(lvl + 1, child_depth(<State>sp, m, depth), c)
                 if self.aborted:
                     return
                 if bm < 0 or c[p] > out[p]:
@@ -403,6 +430,23 @@ cdef class ExpectimaxCore(ChanceStack):
         e.solved = self.cutoffs == cut0
         e.stamp = self.stamp
 
+    cdef void _expect_v(self, int lvl, int depth, double* out) noexcept nogil:
+        """The probability-weighted values of the resolved children of chance node
+        ``stack[lvl]`` (resolved into ``sets[lvl]``)."""
+        cdef ChanceSet* cs = &self.sets[lvl]
+        cdef PyObject* child = self.stack[lvl + 1]
+        cdef double c[MAX_PLAYERS]
+        cdef int i, j, np = hdr(self.stack[lvl]).players
+        for j in range(np):
+            out[j] = 0.0
+        for i in range(cs.n):
+            memcpy((<State>child)._data, cs.snaps + i * self.size, self.size)
+            self._search_v(lvl + 1, depth, c)
+            if self.aborted:
+                return
+            for j in range(np):
+                out[j] += cs.prob[i] * c[j]
+
     # -- the root -------------------------------------------------------------------------
     cdef void _root_iteration(self, int depth) noexcept nogil:
         """Search every root move to ``depth`` plies in the current order; record values."""
@@ -420,7 +464,7 @@ cdef class ExpectimaxCore(ChanceStack):
             copy_into(child, root)
             (<State>child).apply_c(self.root_moves[i])
             if self.vector:
-                self._search_v(1, depth - 1, vals)
+                self._search_v(1, child_depth(<State>root, self.root_moves[i], depth), vals)
                 if self.aborted:
                     self.root_nodes[i] += self.nodes - n0
                     return
@@ -429,7 +473,8 @@ cdef class ExpectimaxCore(ChanceStack):
                 v = vals[self.root]
             else:
                 alpha = -1.0 if (self.best_index < 0 or self.pruning == EX_PRUNE_NONE) else best
-                v = self._search_s(1, depth - 1, alpha, 2.0)
+                v = self._search_s(1, child_depth(<State>root, self.root_moves[i], depth), alpha,
+                                   2.0)
                 if self.aborted:
                     self.root_nodes[i] += self.nodes - n0
                     return

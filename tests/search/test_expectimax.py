@@ -343,6 +343,26 @@ def test_the_other_seats_do_not_see_the_searching_seats_hidden_choice():
         assert r.value == pytest.approx((0.5, 0.5)) and r.depth < 6     # solved sooner
 
 
+def test_a_hidden_choice_at_the_horizon_is_seen_to_resolve():
+    """In The Cat a seat's action of a tick stays hidden until every seat has chosen and the
+    tick resolves. A search that stopped at its depth right after its own choice evaluated
+    positions where nothing had happened yet: every move scored the same and depth 1 played
+    like random (0.53 against it). The horizon follows a hidden choice through the other
+    seats' choices and the chance that resolves them, so depth 1 tells its moves apart."""
+    told_apart = 0
+    positions = 0
+    for i, (st, move) in enumerate(random_game_states("the-cat", 2, games=1, seed=5)):
+        if move is None or i % 7 or not any(
+                st.move_to_str(m).startswith("swap") for m in st.legal_moves()):
+            continue
+        r = Expectimax(depth=1, seed=1).search(st)
+        told_apart += len({round(s.mean, 9) for s in r.stats.values()}) > 1
+        positions += 1
+        if positions == 8:
+            break
+    assert positions == 8 and told_apart == 8
+
+
 # -- strength -------------------------------------------------------------------------------
 
 def score_against_random(game_id: str, spec: str, groups: int) -> tuple[float, float, float]:
