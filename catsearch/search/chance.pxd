@@ -45,6 +45,27 @@ cdef inline void copy_into(PyObject* dst, PyObject* src) noexcept nogil:
     memcpy((<State>dst)._data, (<State>src)._data, (<State>src)._size)
 
 
+
+# The depth of a node past the horizon whose hidden simultaneous choice has not resolved yet:
+# it is not evaluated there (every choice would look the same, as nothing has happened yet)
+# but followed through the other seats' hidden choices and the chance that resolves them, for
+# no depth, to the next decision, which is the leaf.
+cdef enum:
+    SETTLE = -1
+
+
+cdef inline int child_depth(State st, int move, int depth) noexcept nogil:
+    """The depth left after ``move`` is played in ``st`` with ``depth`` to go: one less, or
+    ``SETTLE`` at the horizon when some other seat cannot see the move (a simultaneous
+    choice, which only resolves once every seat has chosen)."""
+    cdef int s, p = (<Header*>st._data).current
+    if depth > 1:
+        return depth - 1
+    for s in range((<Header*>st._data).players):
+        if s != p and st.observe_move_c(move, s) != move:
+            return SETTLE
+    return depth - 1
+
 cdef class ChanceStack:
     # the state stack: level 0 is the root; each decision or chance step goes one level down
     cdef list _objs

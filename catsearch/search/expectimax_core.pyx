@@ -15,7 +15,9 @@ from libc.string cimport memcpy
 
 from catsearch._core.rng cimport splitmix_finish
 from catsearch._core.state cimport State, Header, MAX_PLAYERS
-from catsearch.search.chance cimport ChanceSet, ChanceStack, hdr, copy_into, release
+from catsearch.search.chance cimport (
+    ChanceSet, ChanceStack, hdr, copy_into, release, SETTLE, child_depth,
+)
 from catsearch.search.clock cimport now_c as now
 
 __all__ = ["ExpectimaxCore", "MAX_DEPTH", "PRUNINGS"]
@@ -26,26 +28,6 @@ MAX_DEPTH = EX_MAX_DEPTH
 PRUNINGS = {"none": EX_PRUNE_NONE, "star1": EX_PRUNE_STAR1, "star2": EX_PRUNE_STAR2}
 
 
-
-# The depth of a node past the horizon whose hidden simultaneous choice has not resolved yet:
-# it is not evaluated there (every choice would look the same, as nothing has happened yet)
-# but followed through the other seats' hidden choices and the chance that resolves them, for
-# no depth, to the next decision, which is the leaf.
-cdef enum:
-    SETTLE = -1
-
-
-cdef inline int child_depth(State st, int move, int depth) noexcept nogil:
-    """The depth left after ``move`` is played in ``st`` with ``depth`` to go: one less, or
-    ``SETTLE`` at the horizon when some other seat cannot see the move (a simultaneous
-    choice, which only resolves once every seat has chosen)."""
-    cdef int s, p = (<Header*>st._data).current
-    if depth > 1:
-        return depth - 1
-    for s in range((<Header*>st._data).players):
-        if s != p and st.observe_move_c(move, s) != move:
-            return SETTLE
-    return depth - 1
 
 cdef class ExpectimaxCore(ChanceStack):
     """The C engine behind :class:`~catsearch.search.expectimax.Expectimax` (one per player;
