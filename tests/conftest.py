@@ -11,12 +11,12 @@ SLOW_MODULES = ("test_strength",)
 #: with their times in a full run on 2 shared cores. (Tests in arena/ and engine/ carry
 #: their own ``slow`` marks.)
 SLOW_TESTS: tuple[str, ...] = (
-    "tests/search/test_expectimax.py::test_beats_random",        # 108 s for the 4 games
+    "tests/search/test_expectimax.py::test_beats_random",        # 41 s for the 4 games
     # long searches on The Cat's long game; the other games and 2 players stay fast
     "tests/search/test_expectimax.py::test_star1_and_star2_agree_with_plain_expectimax"
-    "[the-cat-3p]",                                              # 13-17 s
+    "[the-cat-3p]",                                              # 6-7 s
     "tests/search/test_expectimax.py::test_star1_and_star2_agree_with_plain_expectimax"
-    "[the-cat-4p]",                                              # 8-13 s
+    "[the-cat-4p]",                                              # 4-5 s
 )
 
 
