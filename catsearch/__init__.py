@@ -7,7 +7,7 @@ The public surface::
     state.play(state.legal_moves()[0])
 """
 
-from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
+from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError, ObservationError
 from catsearch.games import GAMES, benchmark_playouts, from_text, game_class, new_game
 from catsearch._core.state import State
 from catsearch.search import DeterminizedMCTS, Expectimax, ISMCTS, Player, SearchResult, make_player
@@ -30,5 +30,6 @@ __all__ = [
     "NotationError",
     "InvalidMoveError",
     "IllegalMoveError",
+    "ObservationError",
     "__version__",
 ]

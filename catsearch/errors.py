@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["NotationError", "InvalidMoveError", "IllegalMoveError"]
+__all__ = ["NotationError", "InvalidMoveError", "IllegalMoveError", "ObservationError"]
 
 
 class NotationError(ValueError):
@@ -32,3 +32,18 @@ class InvalidMoveError(ValueError):
 
 class IllegalMoveError(ValueError):
     """A well-formed move that is not legal in the position it was played in."""
+
+
+class ObservationError(ValueError):
+    """An observation (see :meth:`State.observation <catsearch._core.state.State.observation>`)
+    that a seat's view cannot follow: it does not parse, or it is impossible there.
+
+    :ivar text: the observation given.
+    :ivar state: the notation of the view it was applied to (unchanged).
+    """
+
+    def __init__(self, reason: str, text: str, state: str) -> None:
+        self.text = text
+        self.state = state
+        shown = text if len(text) <= 100 else text[:100] + "..."
+        super().__init__(f"bad observation {shown!r}: {reason} (in {state!r})")

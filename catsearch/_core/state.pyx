@@ -18,7 +18,7 @@ import time
 
 from catsearch._core.notation import Fields, rng_text
 from catsearch._core.options import check_seed
-from catsearch.errors import IllegalMoveError, InvalidMoveError
+from catsearch.errors import IllegalMoveError, InvalidMoveError, ObservationError
 
 
 cdef void copy_state(State dst, State src) noexcept nogil:
@@ -313,14 +313,7 @@ cdef class State:
         :raises IllegalMoveError: the move is not legal here; the message lists the legal ones.
         """
         m = self.str_to_move(move) if isinstance(move, str) else self._move_index(move)
-        if header(self).terminal:
-            raise IllegalMoveError(
-                f"illegal move {self._move_to_str(m)!r}: the game is over in {self.to_text()!r}")
-        legal = self.legal_moves()
-        if m not in legal:
-            raise IllegalMoveError(
-                f"illegal move {self._move_to_str(m)!r} for seat {self.current_player} in "
-                f"{self.to_text()!r}; legal: {' '.join(self._move_to_str(x) for x in legal)}")
+        self._check_legal(m)
         self.apply_c(m)
 
     def apply(self, int move) -> None:
@@ -345,6 +338,73 @@ cdef class State:
     def observe_move(self, int move, int seat) -> int:
         """What ``seat`` sees of ``move`` played here (the move itself where it is public)."""
         return self.observe_move_c(move, seat)
+
+    # -- a live game: the master's full state sends each seat its observations ----------
+    def observation(self, seat, move) -> str:
+        """What ``seat`` sees of ``move`` (legal, for the seat to move) being played in this
+        full state, as one whitespace-free token: the move's public part, the cards it shows
+        ``seat`` (its own draws; a reveal shows everyone), another seat's simultaneous choice
+        as unknown. Each game's rules page gives the notation. On ``seat``'s view,
+        :meth:`play_observation` applies it: following its observations from its first view,
+        a seat's view is always exactly ``view(seat)`` of the full state.
+
+        :raises ValueError: this state is a view, or ``seat`` is not a seat of the game.
+        :raises IllegalMoveError: ``move`` is not legal here.
+        """
+        if header(self).view_seat >= 0:
+            raise ValueError("observations are written by the full state (the game master's), "
+                             f"not by seat {header(self).view_seat}'s view")
+        self._check_seat(seat, knowledge=False)
+        m = self.str_to_move(move) if isinstance(move, str) else self._move_index(move)
+        self._check_legal(m)
+        return self._observation(seat, m)
+
+    def play_observation(self, text) -> int:
+        """Apply one observation (see :meth:`observation`) to this seat's view.
+
+        :returns: what the seat saw of the move as a move code: the move where it saw it,
+            else the code :meth:`observe_move` gives (``>= num_distinct_moves``), for
+            :meth:`Player.observe <catsearch.search.players.Player.observe>`.
+        :raises TypeError: ``text`` is not a str.
+        :raises ObservationError: ``text`` is not an observation this view can follow (the
+            message names the text and the view); the view is left unchanged.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"an observation is a str, not {type(text).__name__}")
+        cdef int v = header(self).view_seat
+        if v < 0:
+            raise ObservationError("observations are followed by a seat's view; this is the "
+                                   "full state", text, self.to_text())
+        if header(self).terminal:
+            raise ObservationError("the game is over", text, self.to_text())
+        cdef State c = self.clone_c()
+        try:
+            code = c._play_observation(text.strip())
+        except ObservationError:
+            raise
+        except (ValueError, IndexError, KeyError) as e:
+            raise ObservationError(str(e), text, self.to_text()) from None
+        copy_state(self, c)
+        return code
+
+    def _observation(self, int seat, int move) -> str:
+        """The game's observation text (see :meth:`observation`; arguments checked)."""
+        raise NotImplementedError(f"{self.game_id} does not write observations")
+
+    def _play_observation(self, str text) -> int:
+        """Apply the game's observation ``text`` to this view (a scratch copy: raise
+        ``ValueError`` at will, the caller's view is unchanged) and return the move code."""
+        raise NotImplementedError(f"{self.game_id} does not read observations")
+
+    def _check_legal(self, int m) -> None:
+        if header(self).terminal:
+            raise IllegalMoveError(
+                f"illegal move {self._move_to_str(m)!r}: the game is over in {self.to_text()!r}")
+        legal = self.legal_moves()
+        if m not in legal:
+            raise IllegalMoveError(
+                f"illegal move {self._move_to_str(m)!r} for seat {self.current_player} in "
+                f"{self.to_text()!r}; legal: {' '.join(self._move_to_str(x) for x in legal)}")
 
     # -- outcome ------------------------------------------------------------------------
     def returns(self) -> list:
