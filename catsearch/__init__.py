@@ -10,7 +10,8 @@ The public surface::
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError, ObservationError
 from catsearch.games import GAMES, benchmark_playouts, from_text, game_class, new_game
 from catsearch._core.state import State
-from catsearch.search import DeterminizedMCTS, Expectimax, ISMCTS, Player, SearchResult, make_player
+from catsearch.search import (DeterminizedMCTS, Expectimax, ISMCTS, Player, SearchResult, Table,
+                              make_player)
 
 __version__ = "0.1.0"
 
@@ -22,6 +23,7 @@ __all__ = [
     "game_class",
     "benchmark_playouts",
     "Player",
+    "Table",
     "SearchResult",
     "ISMCTS",
     "DeterminizedMCTS",

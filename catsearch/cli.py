@@ -7,6 +7,7 @@ import sys
 
 import catsearch
 from catsearch.search.spec import PlayerSpec
+from catsearch.search.table import Table
 
 
 def play_main(argv: list[str] | None = None) -> int:
@@ -43,21 +44,19 @@ def play_main(argv: list[str] | None = None) -> int:
     for seat, p in enumerate(players):
         print(f"seat {seat}: {p.spec}")
     print(state, end="\n\n")
+    table = Table(state, players)
     try:
-        while not state.is_terminal():
-            seat = state.current_player
-            move = players[seat].choose_move(state)
-            text = state.move_to_str(move)
-            state.play(move)
+        while not table.is_over():
+            played = table.step()
             if not args.quiet:
-                print(f"seat {seat} plays {text}")
-                print(state, end="\n\n")
+                print(f"seat {played.seat} plays {played.text}")
+                print(table.state, end="\n\n")   # the host watches every card
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
     finally:
-        for p in players:
-            p.close()
+        table.close()
+    state = table.state
     print(f"scores: {state.scores()}  returns: {state.returns()}")
     return 0
 

@@ -341,23 +341,24 @@ class Slot:
 
     @property
     def follows_moves(self) -> bool:
-        """Whether the live player wants to be told every move (:meth:`observe`): a
-        built-in player whose ``observe`` does something (``reuse=true`` searchers)."""
+        """Whether the live player wants to be told every move (:meth:`observe`): a player
+        whose ``observe`` does something (``reuse=true`` searchers; engines, which are then
+        sent their seat's first view and its observations)."""
         p = self.player
-        return (not self.entrant.is_engine and p is not None
-                and type(p).observe is not Player.observe and bool(getattr(p, "reuse", True)))
+        return (p is not None and type(p).observe is not Player.observe
+                and bool(getattr(p, "reuse", True)))
 
-    def observe(self, view: State, move: int) -> None:
-        """Tell a built-in player the move about to be played, from its seat's ``view`` (what
-        lets ``reuse=true`` searchers keep their tree from move to move). Engines are told
-        the game through ``position`` instead.
+    def observe(self, view: State, observation: str) -> None:
+        """Tell the player its seat's ``observation`` of a move about to be played, with the
+        seat's ``view`` before it (what lets ``reuse=true`` searchers keep their tree from
+        move to move, and engines follow the game).
 
         :raises PlayerFailure: the player raised (an ``error``: it loses the game).
         """
-        if self.entrant.is_engine or self.player is None:
+        if self.player is None:
             return
         try:
-            self.player.observe(view, move)
+            self.player.observe(view, observation)
         except Exception as e:  # noqa: BLE001
             raise PlayerFailure("error", f"observe: {type(e).__name__}: {e}") from None
 

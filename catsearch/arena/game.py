@@ -2,7 +2,8 @@
 
 A game is a pure function of its :class:`~catsearch.arena.schedule.GameTask` and the match
 config: the deal comes from the task's deal seed, every player's seed from the task's seed,
-and the players see only their seat's view (``state.view(seat)``), so a game can be replayed
+and the players see only their seat's view, followed by observations at a
+:class:`~catsearch.search.table.Table`, so a game can be replayed
 exactly from its record, in any process, on any backend.
 """
 
@@ -16,6 +17,7 @@ from catsearch.arena.entrants import PlayerFailure, Slot, load_imports
 from catsearch.arena.schedule import GameTask, search_seed
 from catsearch.errors import IllegalMoveError
 from catsearch.search.players import Limits
+from catsearch.search.table import Table
 
 __all__ = ["Worker", "play_game", "replay_moves"]
 
@@ -50,10 +52,11 @@ def play_game(config: MatchConfig, task: GameTask, slots: list[Slot]) -> dict:
             break
         specs[seat] = (slot.effective_spec if not slot.entrant.is_engine
                        else " ".join(slot.entrant.command))
-    while failure is None and not state.is_terminal():
-        seat = state.current_player
+    table = Table(state, new_game=False)
+    while failure is None and not table.is_over():
+        seat = table.current_player
         slot = seat_slots[seat]
-        view = state.view(seat)
+        view = table.view(seat)
         limits = (Limits(seed=search_seed(task.seed, seat, len(moves)))
                   if slot.seeds_moves else None)
         try:
@@ -62,33 +65,35 @@ def play_game(config: MatchConfig, task: GameTask, slots: list[Slot]) -> dict:
             if isinstance(move, bool) or not isinstance(move, int):
                 raise PlayerFailure("protocol", f"the move is a {type(move).__name__}, "
                                     f"not an int: {move!r}")
-            if not 0 <= move < state.num_distinct_moves:
+            if not 0 <= move < view.num_distinct_moves:
                 raise PlayerFailure("protocol", f"move {move} is out of range "
-                                    f"0..{state.num_distinct_moves - 1}")
-            if move not in state.legal_moves():
-                raise PlayerFailure("illegal", f"illegal move {state.move_to_str(move)!r} for "
+                                    f"0..{view.num_distinct_moves - 1}")
+            if move not in view.legal_moves():
+                raise PlayerFailure("illegal", f"illegal move {view.move_to_str(move)!r} for "
                                     f"seat {seat}; legal: "
-                                    + " ".join(state.move_to_str(m) for m in state.legal_moves()))
+                                    + " ".join(view.move_to_str(m) for m in view.legal_moves()))
         except PlayerFailure as f:
             failure = fail(seat, f)
             break
+        before = [table.view(s) if other.follows_moves else None
+                  for s, other in enumerate(seat_slots)]
+        played = table.play(move)
         for s, other in enumerate(seat_slots):
-            if not other.follows_moves:
+            if before[s] is None:
                 continue
             try:
-                other.observe(view if s == seat else state.view(s), move)
+                other.observe(before[s], played.observations[s])
             except PlayerFailure as f:
                 failure = fail(s, f)
                 break
         if failure is not None:
             break
-        moves.append(state.move_to_str(move))
+        moves.append(played.text)
         move_seats.append(seat)
         move_seconds.append(round(seconds, 6))
-        state.apply(move)
 
     if failure is None:
-        returns = state.returns()
+        returns = table.returns()
     else:
         returns = _forfeit_returns(n, failure["seat"])
     record = {
@@ -106,8 +111,8 @@ def play_game(config: MatchConfig, task: GameTask, slots: list[Slot]) -> dict:
         "move_seats": move_seats,
         "move_seconds": move_seconds,
         "returns": [round(r, 12) for r in returns],
-        "scores": state.scores(),
-        "terminal": state.is_terminal(),
+        "scores": table.scores(),
+        "terminal": table.is_over(),
         "failure": failure,
         "seconds": round(time.perf_counter() - t_start, 6),
     }

@@ -153,6 +153,11 @@ class EngineClient(Player):
         self._go_sent = False
         self._stop_at: float | None = None
         self._finalizer = None
+        # the game as the seat follows it: its first view and its observations since, and
+        # the view they lead to (see observe); sent as one position line
+        self._first_view: State | None = None
+        self._observations: list[str] = []
+        self._followed: State | None = None
         self._start()
 
     # -- life cycle ---------------------------------------------------------------------
@@ -289,12 +294,41 @@ class EngineClient(Player):
             self._go_sent = False
             self._searching = True       # from here on stop() counts, even before the go
             try:
-                self._send(f"position {view.game_id} state {view.to_text()}")
+                self._send(self._position_line(view))
                 self._sync("the position")
                 return self._await_bestmove(view, go, limits, time.monotonic(), info)
             finally:
                 self._searching = False
                 self._go_sent = False
+
+    def observe(self, view: State, observation: str | int) -> None:
+        """Follow the game: ``observation`` is the seat's observation of a move played on its
+        ``view``. The next search sends the seat's first view and every observation since
+        (``position <game> state <view> moves <observation> ...``), so the program can keep
+        its search tree from move to move. A move given as an int, or a view that is not the
+        one followed, starts afresh from the view sent with the next search."""
+        if not isinstance(observation, str) or view.view_seat is None:
+            self._forget()
+            return
+        if self._followed is None or self._followed.to_text() != view.to_text():
+            self._first_view, self._observations = view.clone(), []
+            self._followed = view.clone()
+        self._followed.play_observation(observation)
+        self._observations.append(observation)
+
+    def _forget(self) -> None:
+        self._first_view, self._observations, self._followed = None, [], None
+
+    def _position_line(self, view: State) -> str:
+        """The ``position`` line for a search of ``view``: the followed game when it leads to
+        ``view``, else ``view`` alone (and the game is followed from there)."""
+        if self._followed is None or self._followed.to_text() != view.to_text():
+            self._first_view, self._observations = view.clone(), []
+            self._followed = view.clone()
+        line = f"position {view.game_id} state {self._first_view.to_text()}"
+        if self._observations:
+            line += " moves " + " ".join(self._observations)
+        return line
 
     def _go_line(self, limits: Limits) -> str:
         parts = ["go"]
@@ -431,6 +465,7 @@ class EngineClient(Player):
 
     def new_game(self) -> None:
         """Send ``ucinewgame`` and wait for the program to be ready."""
+        self._forget()
         with self._talk:
             self._check_alive()
             self._send("ucinewgame")

@@ -81,11 +81,15 @@ def option_value(text: str) -> Any:
 
 
 _POSITION_USAGE = ("expected 'position <game-id> [players <n>] [option <key>=<value> ...] "
-                   "(startpos [seed <s>] | state <notation>) [moves <move> ...]'")
+                   "(startpos [seed <s>] | state <notation>) [moves <move> ...]' (after a "
+                   "seat's view, the moves are that seat's observations)")
 
 
 def parse_position(args: list[str]) -> State:
-    """The state a ``position`` line's arguments describe, its moves played."""
+    """The state a ``position`` line's arguments describe, its moves played: on a full
+    state, moves; on a seat's view (``state`` with unknown cards), the seat's observations
+    of the moves (:meth:`State.play_observation`), so a server sends one view and then only
+    what the seat saw."""
     usage = _POSITION_USAGE
     if not args:
         raise BadInput(f"position: {usage}")
@@ -123,11 +127,13 @@ def parse_position(args: list[str]) -> State:
         if args[i] != "moves":
             raise BadInput(f"position: expected moves or the end of the line, got "
                            f"{quote(args[i])}")
+        follow = st.play if st.view_seat is None else st.play_observation
+        what = "move" if st.view_seat is None else "observation"
         for k, mv in enumerate(args[i + 1:], 1):
             try:
-                st.play(mv)
+                follow(mv)
             except (ValueError, TypeError) as e:
-                raise BadInput(f"position: move {k} {quote(mv)}: {e}") from None
+                raise BadInput(f"position: {what} {k} {quote(mv)}: {e}") from None
     return st
 
 

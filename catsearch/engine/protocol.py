@@ -164,9 +164,13 @@ class Engine:
         st = self.position.clone()
         try:
             for mv in moves[len(last[1]):]:
-                m = st.str_to_move(mv)
-                self.player.observe(st, m)
-                st.apply(m)
+                if st.view_seat is None:
+                    m = st.str_to_move(mv)
+                    self.player.observe(st, m)
+                    st.apply(m)
+                else:               # the seat's observation, followed on its view
+                    self.player.observe(st.clone(), mv)
+                    st.play_observation(mv)
         except Exception:       # a player that cannot follow forgets what it kept
             traceback.print_exc(file=self.log)
             self.player.new_game()
@@ -185,10 +189,6 @@ class Engine:
         if st.view_seat is not None and st.view_seat != seat:
             raise BadInput(f"go: the position is seat {st.view_seat}'s view but seat {seat} is "
                            f"to move; send the view of seat {seat}")
-        if st.view_seat is not None and st.chance_outcomes():
-            raise BadInput(f"go: seat {seat} holds cards unknown to itself in this view (a card "
-                           f"drawn after the position was sent); send seat {seat}'s current "
-                           f"view")
         job = SearchJob(player=self.player, state=st.clone(), limits=go.limits,
                         infinite=go.infinite, out=self.out, log=self.log,
                         current_player=lambda: self.player, quitting=lambda: self.quitting)

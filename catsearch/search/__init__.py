@@ -17,6 +17,7 @@ from catsearch.search.players import (
     register_player,
 )
 from catsearch.search.expectimax import Expectimax
+from catsearch.search.table import Played, PlayerError, Table
 
 __all__ = [
     "Player",
@@ -31,4 +32,7 @@ __all__ = [
     "make_player",
     "player_names",
     "register_player",
+    "Table",
+    "Played",
+    "PlayerError",
 ]

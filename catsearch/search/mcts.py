@@ -179,8 +179,10 @@ class MCTSPlayer(Player):
         self._driver.stop()
 
     # -- reuse ------------------------------------------------------------------------------
-    def observe(self, state: State, move: int) -> None:
-        """Follow ``move`` played in ``state`` with the kept tree(s) (``reuse=True``).
+    def observe(self, state: State, move: str | int) -> None:
+        """Follow a move played in ``state`` (the seat's view before it, or the full state)
+        with the kept tree(s) (``reuse=True``): ``move`` is the seat's observation of it (its
+        text, read on the view), or the move, or the code of what the seat saw of it.
 
         A move this seat sees in full moves every tree to the child it leads to; a move
         hidden from this seat moves only the seat's own tree (MO-ISMCTS) by what it saw, and
@@ -189,6 +191,11 @@ class MCTSPlayer(Player):
         """
         if not self.reuse:
             return
+        if isinstance(move, str):
+            if state.view_seat is None:
+                raise ValueError("an observation is read on the seat's view, not on the full "
+                                 "state")
+            move = state.clone().play_observation(move)
         if self._driver.pool is not None:
             track = self._driver.pool.track
             if track is not None:

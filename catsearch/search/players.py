@@ -107,13 +107,15 @@ class Player(abc.ABC):
     def new_game(self) -> None:
         """Forget anything kept from an earlier game."""
 
-    def observe(self, state: State, move: int) -> None:
-        """Be told that ``move`` is played in ``state`` (by any seat, this player's own moves
-        included), before it is applied. A game loop that calls this for every move lets
-        searchers that reuse their tree (``reuse=true``) follow the game; players that keep
-        nothing ignore it (the default). ``state`` may be the full state or this player's
-        seat's view; ``move`` may also be the code of what that seat saw of a hidden move
-        (``state.observe_move(move, seat)``, ``>= state.num_distinct_moves``)."""
+    def observe(self, view: State, observation: str | int) -> None:
+        """Be told what this player's seat saw of a move (any seat's, its own included):
+        ``observation`` is the text the game master sends (:meth:`State.observation`) and
+        ``view`` the seat's view just before it (the :class:`~catsearch.search.table.Table`
+        calls this for every seat and every move). Searchers that reuse their tree
+        (``reuse=true``) follow the game with it; players that keep nothing ignore it (the
+        default). For callers that follow a game move by move with ints instead,
+        ``observation`` may be the move or the code of what the seat saw of it
+        (``state.observe_move(move, seat)``, ``>= num_distinct_moves``)."""
 
     def stop(self) -> None:
         """Ask a running search (from another thread) to finish now with its best move."""
