@@ -949,6 +949,94 @@ cdef class CatCards(State):
                                    f"({set_problem(text)}); {forms}")
         raise InvalidMoveError(f"{s!r} is not a cat-cards move: {forms}")
 
+    # -- a live game: observations (see "Observations" in docs/rules/cat-cards.rst) ------
+    def _observation(self, int seat, int move) -> str:
+        """What ``seat`` sees of ``move``: after setup everything is public, so every seat
+        sees the same: the move's text, then the cards the deck shows by itself afterwards,
+        ``,refill=<card>`` (the pile just picked up gets a new card) and ``,reveal=<card>``
+        (the next turn's step 1)."""
+        cdef CatCards after = <CatCards>self.clone_c()
+        after.apply_c(move)
+        text = self._move_to_str(move)
+        if M_TAKE <= move < M_PASS and self.d.deck_top < CC_CARDS:
+            text += ",refill=" + LETTERS[after.d.pile[move - M_TAKE][0]]
+        if after.d.revealed >= 0:
+            text += ",reveal=" + LETTERS[after.d.revealed]
+        return text
+
+    def _play_observation(self, str text) -> int:
+        """Apply an observation (see :meth:`_observation`) to this view (a scratch copy)."""
+        cdef CCData* d = &self.d
+        cdef int cnt[19]
+        cdef int k, i, t, m
+        cdef bint refills
+        forms = ("an observation is a move (put0-put2, take0-take2, pass or a set such as "
+                 "113SS) followed by the cards the deck shows after it, ',refill=<card>' then "
+                 "',reveal=<card>', e.g. 'take1,refill=3,reveal=S'")
+        short = text if len(text) <= 40 else text[:40] + "..."
+        if not text or not text.isprintable() or any(ch.isspace() for ch in text):
+            raise ValueError(f"{short!r} is not one token; {forms}")
+        if d.revealed == CC_UNK or any(d.pile[k][i] == CC_UNK for k in range(CC_PILES)
+                                       for i in range(d.pile_n[k])):
+            raise ValueError("this view holds table cards it has not seen (it was played on "
+                             "without observations: apply_chance first); observations follow "
+                             "a view from view(seat)")
+        parts = text.split(",")
+        try:
+            m = self._str_to_move(parts[0])
+        except InvalidMoveError:
+            raise ValueError(f"{parts[0][:40]!r} is not a cat-cards move; {forms}") from None
+        seen = {}
+        for part in parts[1:]:
+            key, eq, card = part.partition("=")
+            if key not in ("refill", "reveal") or not eq:
+                raise ValueError(f"{part[:40]!r} is not a part of an observation; {forms}")
+            if key in seen or (key == "refill" and "reveal" in seen):
+                raise ValueError(f"{part[:40]!r}: each of refill and reveal comes at most once, "
+                                 f"refill first; {forms}")
+            if len(card) != 1 or card not in LETTERS[:CC_TYPES]:
+                raise ValueError(f"{part[:40]!r}: {card[:40]!r} is not a card (one of "
+                                 f"0-9 a-e S P M L); {forms}")
+            seen[key] = LETTERS.index(card)
+        legal = self.legal_moves()
+        if m not in legal:
+            some = " ".join(self._move_to_str(x) for x in legal[:12])
+            raise ValueError(f"{self._move_to_str(m)!r} is not legal for seat {d.h.current} "
+                             f"here; legal: {some}{' ...' if len(legal) > 12 else ''}")
+        refills = M_TAKE <= m < M_PASS and d.deck_top < CC_CARDS
+        self.apply_c(m)
+        if refills != ("refill" in seen):
+            if refills:
+                raise ValueError(f"picking up pile {m - M_TAKE} refills it from the deck: the "
+                                 f"observation must say with what (',refill=<card>')")
+            raise ValueError("no pile is refilled here (only a pick-up refills its pile, and "
+                             "only from a deck that is not empty)")
+        if refills:
+            k = m - M_TAKE
+            t = seen["refill"]
+            if unseen_counts(d, NO_SEAT, cnt) == 0 or cnt[t] == 0:
+                raise ValueError(f"the refill {LETTERS[t]} ({CARD_NAMES[t]}) cannot come from "
+                                 f"the deck: every copy of it is accounted for")
+            # the view drew an unknown card onto pile k (the only card there): make it t
+            d.h.hash ^= pile_key(d, k)
+            d.pile_n[k] = 0
+            d.h.hash ^= pile_key(d, k)
+            pile_insert(d, k, t)
+        if (d.revealed == CC_UNK) != ("reveal" in seen):
+            if d.revealed == CC_UNK:
+                raise ValueError(f"seat {d.h.current}'s turn starts by revealing the top card "
+                                 f"of the deck: the observation must say which "
+                                 f"(',reveal=<card>')")
+            raise ValueError(f"no card is revealed after this move (the deck is empty, every "
+                             f"pile is full or the game is in its final turns)")
+        if d.revealed == CC_UNK:
+            t = seen["reveal"]
+            if unseen_counts(d, NO_SEAT, cnt) == 0 or cnt[t] == 0:
+                raise ValueError(f"the revealed card {LETTERS[t]} ({CARD_NAMES[t]}) cannot come "
+                                 f"from the deck: every copy of it is accounted for")
+            set_revealed(d, t)
+        return m
+
     def _hand_parts(self, int p):
         """(public, private) cards of seat p as text, ``?`` for unknown ones."""
         d = &self.d
