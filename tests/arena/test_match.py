@@ -241,16 +241,19 @@ def test_players_see_only_their_view(plugin):
 
 def test_players_that_follow_the_game_are_told_every_move_from_their_view():
     """A player whose ``observe`` does something (``reuse=true`` searchers) is told every
-    move, its own and the others', before it is played, with its own seat's view; a player
-    that keeps nothing is not asked."""
+    move, its own and the others', before it is played: its seat's observation of it, with
+    its own seat's view (which the observation follows); a player that keeps nothing is not
+    asked."""
     told = []
 
     class Listener(catsearch.search.HeuristicPlayer):
         name = "listener"
 
-        def observe(self, state, move):
-            told.append((state.view_seat, state.current_player, move in state.legal_moves()
-                         or move >= state.num_distinct_moves))
+        def observe(self, view, observation):
+            follows = isinstance(observation, str) and view.view_seat is not None
+            if follows:
+                view.clone().play_observation(observation)      # raises if it cannot
+            told.append((view.view_seat, view.current_player, follows))
 
     catsearch.search.register_player("listener", Listener)
     result = run_match(GAME, ["listener", "heuristic"], groups=1, seed=1)

@@ -1,5 +1,6 @@
 """A tiny engine speaking the protocol's minimal subset (docs/protocol.rst): ``uci``,
-``isready``, ``ucinewgame``, ``position <game> state <notation>``, ``go ...``, ``quit``.
+``isready``, ``ucinewgame``, ``position <game> state <view> [moves <observation> ...]``,
+``go ...``, ``quit``.
 
 It plays the first legal move, except in the positions it is told to misbehave in: those
 whose notation's CRC-32 is divisible by ``--every`` (so the faults fall on the same positions
@@ -34,8 +35,13 @@ def main(mode: str, every: int) -> None:
         elif cmd == "isready":
             out.write("readyok\n")
         elif cmd == "position" and len(tokens) > 3 and tokens[2] == "state":
-            notation = " ".join(tokens[3:])
-            state = catsearch.from_text(tokens[1], notation)
+            # a seat's view, then the seat's observations of the moves since
+            rest = tokens[3:]
+            k = rest.index("moves") if "moves" in rest else len(rest)
+            state = catsearch.from_text(tokens[1], " ".join(rest[:k]))
+            for observation in rest[k + 1:]:
+                state.play_observation(observation)
+            notation = state.to_text()
         elif cmd == "go":
             legal = state.legal_moves()
             bad = zlib.crc32(notation.encode()) % every == 0
