@@ -189,6 +189,10 @@ class Engine:
         if st.view_seat is not None and st.view_seat != seat:
             raise BadInput(f"go: the position is seat {st.view_seat}'s view but seat {seat} is "
                            f"to move; send the view of seat {seat}")
+        if st.view_seat is not None and st.chance_outcomes():
+            raise BadInput(f"go: seat {seat} holds cards unknown to itself in this view; a "
+                           f"seat's view knows its own cards (its observations show its "
+                           f"draws)")
         job = SearchJob(player=self.player, state=st.clone(), limits=go.limits,
                         infinite=go.infinite, out=self.out, log=self.log,
                         current_player=lambda: self.player, quitting=lambda: self.quitting)
