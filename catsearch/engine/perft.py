@@ -3,8 +3,9 @@
 ``State.perft`` counts a whole tree in one C call that holds the interpreter lock, so the
 engine could not read ``stop`` (nor answer ``isready``) until it returned. :class:`PerftRun`
 walks the top of the tree in Python and hands every subtree below a cut-off depth to
-``State.perft``; the cut-off adapts so that one such call takes about :data:`CHUNK_SECONDS`,
-and the stop flag is checked between calls. The Python walk visits only the few nodes above
+``State.perft``; the cut-off adapts so that one such call takes about :data:`CHUNK_SECONDS`
+of CPU time (measured per thread, so that a loaded machine does not mislead it), and the
+stop flag is checked between calls. The Python walk visits only the few nodes above
 the cut-off: all the counting is in C.
 """
 
@@ -19,6 +20,9 @@ __all__ = ["PerftRun", "CHUNK_SECONDS"]
 
 #: the time one ``State.perft`` call (one chunk) should take: the most a stop waits
 CHUNK_SECONDS = 0.01
+
+#: chunks seen at the cut-off before it may grow
+WINDOW = 16
 
 
 class Stopped(Exception):
@@ -39,10 +43,11 @@ class PerftRun:
         self.chunk_seconds = chunk_seconds
         self.stop_event = threading.Event()
         self.cut = 2                 # subtrees of this depth or less are counted in one call
-        self.ceiling = depth         # the cut-off never grows to this depth
+        self.ceiling = depth         # the cut-off never grows beyond this depth
+        self._window: list[float] = []   # the estimated cost one level deeper, per chunk
         self.counted = 0             # sequences counted so far (complete chunks)
         self.chunks = 0
-        self.longest = 0.0           # seconds of the longest chunk (for tests)
+        self.longest = 0.0           # CPU seconds of the longest chunk (for tests)
 
     def stop(self) -> None:
         self.stop_event.set()
@@ -77,9 +82,9 @@ class PerftRun:
         if self.stop_event.is_set():
             raise Stopped
         if depth <= self.cut:
-            t = time.perf_counter()
+            t = time.thread_time()      # CPU time: what the chunk costs, whatever the load
             n = st.perft(depth)
-            took = time.perf_counter() - t
+            took = time.thread_time() - t
             self.counted += n
             self.chunks += 1
             self.longest = max(self.longest, took)
@@ -95,13 +100,21 @@ class PerftRun:
         return total
 
     def _adapt(self, depth: int, n: int, took: float) -> None:
-        """Move the cut-off so that a chunk takes about ``chunk_seconds``."""
+        """Move the cut-off so that a chunk takes about ``chunk_seconds``: down at once when
+        a chunk took longer (and never up to that depth again), up one level only when the
+        last :data:`WINDOW` chunks at the cut-off, all of them, were cheap enough that one
+        level deeper (about ``branching`` times more, with a wide margin) stays below it."""
         if took > self.chunk_seconds:
             if self.cut > 1:
                 self.cut -= 1
             self.ceiling = self.cut          # that depth was too deep here: stay below it
-        elif depth == self.cut < self.ceiling and n > 0:
-            # one level deeper costs about `branching` times more (often more: a margin)
-            branching = max(2.0, n ** (1.0 / depth))
-            if took * branching * 4 < self.chunk_seconds:
+            self._window = []
+            return
+        if depth != self.cut or self.cut >= self.ceiling or depth < 1:
+            return
+        branching = max(2.0, n ** (1.0 / depth)) if n > 0 else 2.0
+        self._window.append(took * branching)
+        if len(self._window) >= WINDOW:
+            if max(self._window) * 8 < self.chunk_seconds:
                 self.cut += 1
+            self._window = []
