@@ -48,8 +48,7 @@ def run(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None,
     args = _parser().parse_args(argv)
     engine = Engine(out=stdout, log=stderr, on_gone=_exit_quietly if program else None)
     if program:
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(signum, lambda signum, frame: engine.on_signal(signum))
+        _handle_signals(lambda signum, frame: engine.on_signal(signum))
         _watch_output(engine)
     for item in args.option:
         name, eq, value = item.partition("=")
@@ -74,6 +73,14 @@ class _Signalled(BaseException):
 
 def _early_signal(signum: int, frame) -> None:
     raise _Signalled(signum)
+
+
+def _handle_signals(handler) -> None:
+    """``handler`` for SIGINT and SIGTERM, except one the program was started ignoring (a
+    shell runs background jobs with SIGINT ignored: Ctrl-C is not for them)."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, handler)
 
 
 def _exit_quietly() -> None:
@@ -120,8 +127,7 @@ def main(argv: list[str] | None = None) -> None:
         except (ValueError, OSError):
             pass
     # until the engine takes them over (run), a signal ends the program quietly
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, _early_signal)
+    _handle_signals(_early_signal)
     try:
         code, engine = run(argv, program=True)
     except KeyboardInterrupt:
