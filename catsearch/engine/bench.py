@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import catsearch
 from catsearch._core.state import State
-from catsearch.search.players import Limits
+from catsearch.search.players import Limits, Player
 from catsearch.search.spec import PlayerSpec
 
-__all__ = ["bench_positions", "fnv1a64", "run_bench", "BENCH_PLIES", "BENCH_ITERATIONS"]
+__all__ = ["bench_positions", "fnv1a64", "run_bench", "BenchRun", "BENCH_PLIES", "BENCH_ITERATIONS"]
 
 BENCH_PLIES = (0, 16, 32)
 BENCH_ITERATIONS = 2000
@@ -48,29 +49,72 @@ def bench_positions() -> list[tuple[str, int, int, State]]:
 def run_bench(spec: PlayerSpec, iterations: int = BENCH_ITERATIONS) -> list[str]:
     """Search every bench position with a fresh player built from ``spec``; return the
     ``info string bench ...`` lines and the summary line."""
-    positions = bench_positions()
-    lines = []
-    signature = bytearray()
-    total_nodes = total_iterations = 0
-    t0 = time.perf_counter()
-    for i, (game_id, players, plies, st) in enumerate(positions):
-        player = spec.build()
-        try:
-            t1 = time.perf_counter()
-            res = player.search(st, limits=Limits(iterations=iterations, seed=i))
-            ms = int(round((time.perf_counter() - t1) * 1000))
-        finally:
-            player.close()
-        move = st.move_to_str(res.move)
-        total_nodes += res.nodes
-        total_iterations += res.iterations
-        signature += f"{game_id} {players} {plies} {move} {res.iterations} {res.nodes}\n".encode()
-        lines.append(f"info string bench {game_id} players {players} ply {plies} "
-                     f"move {move} iterations {res.iterations} nodes {res.nodes} time {ms}")
-    seconds = time.perf_counter() - t0
-    ms = int(round(seconds * 1000))
-    nps = int(total_nodes / seconds) if seconds > 0 else 0
-    lines.append(f"bench positions {len(positions)} iterations {total_iterations} "
-                 f"nodes {total_nodes} signature {fnv1a64(bytes(signature)):016x} "
-                 f"time {ms} nps {nps}")
-    return lines
+    return BenchRun(spec, iterations).run()
+
+
+class BenchRun:
+    """One ``bench``, stoppable from another thread (:meth:`stop`).
+
+    :meth:`run` returns the ``info string bench ...`` lines and the summary line; when
+    stopped, the lines of the searches that ended, then
+    ``bench stopped positions <done>/<count> iterations <i> nodes <n> time <ms> nps <nps>``
+    (the search that was stopped is not counted).
+    """
+
+    def __init__(self, spec: PlayerSpec, iterations: int = BENCH_ITERATIONS) -> None:
+        self.spec = spec
+        self.iterations = iterations
+        self.stop_event = threading.Event()
+        self._lock = threading.Lock()
+        self._player: Player | None = None      # the player searching now
+
+    def stop(self) -> None:
+        """Stop the bench (may be called again: a stop that lands before a search has
+        begun can be forgotten by the searcher when it begins)."""
+        self.stop_event.set()
+        with self._lock:
+            player = self._player
+        if player is not None:
+            player.stop()
+
+    def run(self) -> list[str]:
+        positions = bench_positions()
+        t0 = time.perf_counter()
+        lines = []
+        signature = bytearray()
+        total_nodes = total_iterations = done = 0
+        for i, (game_id, players, plies, st) in enumerate(positions):
+            if self.stop_event.is_set():
+                break
+            player = self.spec.build()
+            with self._lock:
+                self._player = player
+            try:
+                t1 = time.perf_counter()
+                res = player.search(st, limits=Limits(iterations=self.iterations, seed=i))
+                ms = int(round((time.perf_counter() - t1) * 1000))
+            finally:
+                with self._lock:
+                    self._player = None
+                player.close()
+            if self.stop_event.is_set():
+                break               # this search was cut short: it does not count
+            move = st.move_to_str(res.move)
+            total_nodes += res.nodes
+            total_iterations += res.iterations
+            done += 1
+            signature += (f"{game_id} {players} {plies} {move} {res.iterations} "
+                          f"{res.nodes}\n").encode()
+            lines.append(f"info string bench {game_id} players {players} ply {plies} "
+                         f"move {move} iterations {res.iterations} nodes {res.nodes} time {ms}")
+        seconds = time.perf_counter() - t0
+        ms = int(round(seconds * 1000))
+        nps = int(total_nodes / seconds) if seconds > 0 else 0
+        if done < len(positions):
+            lines.append(f"bench stopped positions {done}/{len(positions)} iterations "
+                         f"{total_iterations} nodes {total_nodes} time {ms} nps {nps}")
+        else:
+            lines.append(f"bench positions {len(positions)} iterations {total_iterations} "
+                         f"nodes {total_nodes} signature {fnv1a64(bytes(signature)):016x} "
+                         f"time {ms} nps {nps}")
+        return lines

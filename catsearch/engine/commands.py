@@ -16,8 +16,8 @@ from catsearch._core.options import SEED_MAX
 from catsearch._core.state import State
 from catsearch.search.players import Limits
 
-__all__ = ["BadInput", "COMMANDS", "parse_int", "option_value", "parse_position", "Go",
-           "parse_go", "no_args", "quote", "one_line", "SEED_MAX", "GO_COUNT_MAX",
+__all__ = ["BadInput", "COMMANDS", "tokenize", "check_tokens", "clip", "QUOTE_MAX", "parse_int",
+           "option_value", "parse_position", "Go", "parse_go", "no_args", "quote", "one_line", "SEED_MAX", "GO_COUNT_MAX",
            "GO_DEPTH_MAX", "MOVETIME_MAX", "PERFT_MAX", "DEFAULT_PLAYERS"]
 
 COMMANDS = ("uci", "isready", "setoption", "ucinewgame", "position", "go", "stop", "quit",
@@ -38,11 +38,65 @@ class BadInput(Exception):
     """A command line the engine cannot carry out; the message is the error line's text."""
 
 
-def quote(text: str, limit: int = 80) -> str:
+#: the most characters of bad input an error line quotes
+QUOTE_MAX = 100
+
+_TOKEN_SEPARATORS = re.compile(r"[ \t]+")
+
+
+def tokenize(line: str) -> list[str]:
+    """A command line's tokens: split at runs of spaces and tabs, and at nothing else (a form
+    feed, a vertical tab, a no-break space... is part of its token). The line's ``\\n``, and a
+    ``\\r`` before it, are not part of it."""
+    if line.endswith("\n"):
+        line = line[:-1]
+    if line.endswith("\r"):
+        line = line[:-1]
+    return [t for t in _TOKEN_SEPARATORS.split(line) if t]
+
+
+_OTHER_SPACE = re.compile(r"\s")
+
+
+def check_tokens(cmd: str, args: list[str]) -> None:
+    """Refuse an argument holding a whitespace character: tokens are split at spaces and tabs
+    only, so a form feed, a vertical tab, a no-break space... stays in its token, and no
+    token of the protocol may hold one (the library's parsers would overlook some)."""
+    for k, token in enumerate(args, 1):
+        m = _OTHER_SPACE.search(token)
+        if m:
+            raise BadInput(f"{cmd}: argument {k} {quote(token)} holds {m.group()!r}, a "
+                           f"whitespace character that is not a space or a tab; tokens are "
+                           f"separated by spaces and tabs only and hold no other whitespace")
+
+
+def quote(text: str, limit: int = QUOTE_MAX) -> str:
     """``text`` quoted for an error line, cut after ``limit`` characters."""
     if len(text) > limit:
         text = text[:limit] + "..."
     return repr(text)
+
+
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+_LONG_RUN = re.compile(r"\S{%d,}" % (QUOTE_MAX + 21))
+
+
+def clip(message: str, limit: int = QUOTE_MAX) -> str:
+    """An error message with every quoted text of more than ``limit`` characters cut to
+    ``limit`` (and ``...``), and any other run of non-space characters much longer than
+    that too: the last guard against echoing a long bad input whole (a library's message
+    may quote it whole)."""
+    if len(message) <= limit:
+        return message
+
+    def cut_quoted(m: re.Match) -> str:
+        text = m.group()
+        if len(text) <= limit + 2:
+            return text
+        return text[:limit + 1] + "..." + text[-1]
+
+    message = _QUOTED.sub(cut_quoted, message)
+    return _LONG_RUN.sub(lambda m: m.group()[:limit] + "...", message)
 
 
 def one_line(text: str) -> str:
@@ -113,7 +167,7 @@ def parse_position(args: list[str]) -> State:
             if not eq or not key or not value:
                 raise BadInput(f"position: option {quote(args[i + 1])} is not <key>=<value>")
             if key in options:
-                raise BadInput(f"position: option {key!r} given twice")
+                raise BadInput(f"position: option {quote(key)} given twice")
             options[key] = option_value(value)
         i += 2
     if i >= len(args) or args[i] not in ("startpos", "state"):

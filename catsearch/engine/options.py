@@ -120,4 +120,4 @@ def build_player(opts: EngineOptions) -> Player:
     try:
         return spec.build()
     except (TypeError, ValueError) as e:
-        raise BadInput(f"setoption: cannot build the player {str(spec)!r}: {e}") from None
+        raise BadInput(f"setoption: cannot build the player {quote(str(spec))}: {e}") from None

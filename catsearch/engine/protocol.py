@@ -3,34 +3,57 @@
 :class:`Engine` holds the position, the options and the player; :meth:`Engine.run` reads
 commands from a binary stream until ``quit`` or the end of input. The pieces it uses:
 :mod:`~catsearch.engine.commands` reads command lines, :mod:`~catsearch.engine.options`
-holds the options and builds the player, :mod:`~catsearch.engine.session` runs a search in
-the background (so that the reading thread answers ``isready`` and ``stop`` at once), and
-:mod:`~catsearch.engine.bench` runs ``bench``.
+holds the options and builds the player, :mod:`~catsearch.engine.session` runs a search (or
+a ``perft``, a ``bench``) in the background (so that the reading thread answers ``isready``
+and ``stop`` at once), :mod:`~catsearch.engine.perft` counts ``perft`` in stoppable pieces,
+and :mod:`~catsearch.engine.bench` runs ``bench``.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
+import time
 import traceback
 from typing import IO, Callable
 
 import catsearch
 from catsearch._core.state import State
-from catsearch.engine.bench import BENCH_ITERATIONS, BENCH_PLIES, bench_positions, fnv1a64, \
-    run_bench
-from catsearch.engine.commands import COMMANDS, PERFT_MAX, BadInput, no_args, one_line, \
-    parse_go, parse_int, parse_position, quote
+from catsearch.engine.bench import BENCH_ITERATIONS, BENCH_PLIES, BenchRun, bench_positions, \
+    fnv1a64
+from catsearch.engine.commands import COMMANDS, PERFT_MAX, BadInput, check_tokens, clip, \
+    no_args, one_line, parse_go, parse_int, parse_position, quote, tokenize
 from catsearch.engine.options import ITERATIONS_OPTION_MAX, EngineOptions, build_player, \
     default_player_spec, player_spec, set_option, uci_option_lines
-from catsearch.engine.session import Output, SearchJob, format_info
+from catsearch.engine.perft import PerftRun
+from catsearch.engine.session import Output, SearchJob, TaskJob, format_info
 from catsearch.search.players import Player
 from catsearch.search.spec import player_names
 
-__all__ = ["Engine", "ENGINE_NAME", "ENGINE_AUTHOR", "BadInput", "bench_positions", "fnv1a64",
-           "format_info", "BENCH_PLIES", "BENCH_ITERATIONS"]
+__all__ = ["Engine", "ENGINE_NAME", "ENGINE_AUTHOR", "BadInput", "Interrupted",
+           "bench_positions", "fnv1a64", "format_info", "BENCH_PLIES", "BENCH_ITERATIONS"]
 
 ENGINE_NAME = "catsearch-engine"
 ENGINE_AUTHOR = "The catsearch developers"
+
+#: how long a signal waits for the running search (or perft, bench) to write its last lines
+SIGNAL_WAIT = 2.0
+
+
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM reached the engine while it waited (see :meth:`Engine.on_signal`)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _join(thread: threading.Thread, timeout: float | None = None) -> None:
+    """``thread.join(timeout)``, in short sleeps: a signal handler may raise in it (a
+    ``join`` interrupted that way would take the thread for ended, and lose its output)."""
+    end = None if timeout is None else time.monotonic() + timeout
+    while thread.is_alive() and (end is None or time.monotonic() < end):
+        time.sleep(0.01)
 
 
 class Engine:
@@ -38,17 +61,24 @@ class Engine:
 
     :param out: where answers go (text, one line per answer).
     :param log: where diagnostics go (never ``out``).
+    :param on_gone: called, in the thread that found it, when the output turns out closed by
+        its reader (a broken pipe), after any running search was told to stop; the program
+        exits there (``catsearch-engine``), else the engine ends at its next command.
     """
 
-    def __init__(self, out: IO[str] | None = None, log: IO[str] | None = None) -> None:
-        self.out = Output(out if out is not None else sys.stdout)
+    def __init__(self, out: IO[str] | None = None, log: IO[str] | None = None,
+                 on_gone: Callable[[], None] | None = None) -> None:
+        self.out = Output(out if out is not None else sys.stdout, on_broken=self.output_gone)
+        self.on_gone = on_gone
         self.log = log if log is not None else sys.stderr
         self.options = EngineOptions(player=default_player_spec())
         self.player: Player = build_player(self.options)
         self.position: State | None = None
         self._line: tuple[list[str], list[str]] | None = None   # the last position line
-        self.search: SearchJob | None = None
+        self.search: SearchJob | TaskJob | None = None     # the running go, perft or bench
         self.quitting = False
+        self.signalled: int | None = None   # a signal received (see on_signal)
+        self._waiting = False               # reading a line or waiting for a search to end
         self._handlers: dict[str, Callable[[list[str]], None]] = {
             "uci": self.cmd_uci, "isready": self.cmd_isready, "setoption": self.cmd_setoption,
             "ucinewgame": self.cmd_ucinewgame, "position": self.cmd_position, "go": self.cmd_go,
@@ -59,37 +89,83 @@ class Engine:
     # -- the loop -------------------------------------------------------------------------
     def run(self, inp: IO[bytes]) -> int:
         """Read and carry out commands until ``quit`` or the end of input; return the exit
-        code (0)."""
-        while not self.quitting:
-            try:
-                raw = inp.readline()
-            except KeyboardInterrupt:
-                raise
-            except (OSError, ValueError):
-                raw = b""
-            if not raw:
-                self._end_of_input()
-                break
-            if isinstance(raw, str):
-                line = raw
-            else:
+        code: 0, or ``128 + signum`` when ended by a signal (:meth:`on_signal`)."""
+        try:
+            while not self.quitting:
                 try:
-                    line = raw.decode("utf-8")
-                except UnicodeDecodeError as e:
-                    self.error(f"the line is not valid UTF-8 (byte {e.start}); commands are "
-                               f"UTF-8 text")
-                    continue
-            self.handle(line)
-            if self.out.broken:
-                self._abandon_search()
-                break
+                    raw = self._wait(inp.readline)
+                except KeyboardInterrupt:
+                    raise
+                except (OSError, ValueError):
+                    raw = b""
+                if not raw:
+                    self._wait(self._end_of_input)
+                    break
+                if isinstance(raw, str):
+                    line = raw
+                else:
+                    try:
+                        line = raw.decode("utf-8")
+                    except UnicodeDecodeError as e:
+                        self.error(f"the line is not valid UTF-8 (byte {e.start}); commands "
+                                   f"are UTF-8 text")
+                        continue
+                self.handle(line)
+                if self.out.broken:
+                    self._abandon_search()
+                    break
+                if self.signalled is not None:
+                    raise Interrupted(self.signalled)
+        except Interrupted as e:
+            return self._interrupted(e.signum)
         if not self._searching():
             self.player.close()       # e.g. a searcher's worker processes
         return 0
 
+    def _wait(self, wait: Callable[[], object]) -> object:
+        """``wait()`` (a blocking read or join) during which a signal ends the loop at once."""
+        self._waiting = True
+        try:
+            if self.signalled is not None:
+                raise Interrupted(self.signalled)
+            return wait()
+        finally:
+            self._waiting = False
+
+    def on_signal(self, signum: int) -> None:
+        """SIGINT or SIGTERM (the program's handler calls this, in the main thread, which runs
+        :meth:`run`): the running search (or perft, bench) is stopped and writes its last
+        lines, then :meth:`run` returns ``128 + signum``. At once if the engine is waiting
+        for input, else after the command being carried out."""
+        if self.signalled is None:
+            self.signalled = signum
+        if self._waiting:
+            self._waiting = False
+            raise Interrupted(signum)
+
+    def _interrupted(self, signum: int) -> int:
+        job = self.search
+        if job is not None and not job.finished:
+            job.stop()
+            if job.thread is not None:
+                _join(job.thread, SIGNAL_WAIT)
+        self._abandon_search()
+        if not self._searching():
+            self.player.close()
+        return 128 + signum
+
+    def output_gone(self) -> None:
+        """The output was closed by its reader: stop everything; no more is written."""
+        self.quitting = True
+        job = self.search
+        if job is not None and not job.finished:
+            job.stop()
+        if self.on_gone is not None:
+            self.on_gone()
+
     def handle(self, line: str) -> None:
         """Carry out one command line (answers go to the output)."""
-        tokens = line.split()
+        tokens = tokenize(line)
         if not tokens:
             return
         name, args = tokens[0], tokens[1:]
@@ -98,22 +174,23 @@ class Engine:
             if handler is None:
                 raise BadInput(f"unknown command {quote(name)}; the commands are "
                                f"{', '.join(COMMANDS)}")
+            check_tokens(name, args)
             handler(args)
         except BadInput as e:
-            if name == "go" and not self._searching():
-                self.out.write(f"info string error: {one_line(str(e))}", "bestmove (none)")
+            if name == "go" and not self._going():
+                self.out.write(f"info string error: {clip(one_line(str(e)))}", "bestmove (none)")
             else:
                 self.error(str(e))
         except Exception as e:  # a bug: report it, keep going
             traceback.print_exc(file=self.log)
             msg = f"internal error: {type(e).__name__}: {e}"
-            if name == "go" and not self._searching():
-                self.out.write(f"info string error: {one_line(msg)}", "bestmove (none)")
+            if name == "go" and not self._going():
+                self.out.write(f"info string error: {clip(one_line(msg))}", "bestmove (none)")
             else:
                 self.error(msg)
 
     def error(self, message: str) -> None:
-        self.out.write(f"info string error: {one_line(message)}")
+        self.out.write(f"info string error: {clip(one_line(message))}")
 
     # -- commands -------------------------------------------------------------------------
     def cmd_uci(self, args: list[str]) -> None:
@@ -176,9 +253,10 @@ class Engine:
             self.player.new_game()
 
     def cmd_go(self, args: list[str]) -> None:
-        if self._searching():
+        if self._going():
             raise BadInput("go: a search is already running; send stop and wait for its "
                            "bestmove first")
+        self._refuse_while_busy("go")
         go = parse_go(args, self.options.iterations, self.options.movetime, self.options.seed)
         st = self.position
         if st is None:
@@ -239,12 +317,9 @@ class Engine:
         if st.view_seat is not None:
             raise BadInput(f"perft: the position is seat {st.view_seat}'s view; perft needs a "
                            f"full state (position ... startpos, or a full notation)")
-        if self._searching():
-            raise BadInput("perft: a search is running; send stop and wait for its bestmove")
-        divide = st.perft_divide(depth)
-        lines = [f"{m}: {n}" for m, n in divide.items()]
-        lines.append(f"nodes {sum(divide.values())}")
-        self.out.write(*lines)
+        self._refuse_while_busy("perft")
+        run = PerftRun(st.clone(), depth)
+        self._start_task("perft", run.run, run.stop)
 
     def cmd_bench(self, args: list[str]) -> None:
         iterations = BENCH_ITERATIONS
@@ -253,22 +328,45 @@ class Engine:
                 raise BadInput(f"bench: expected 'bench' or 'bench iterations <n>', got "
                                f"{quote(' '.join(['bench'] + args))}")
             iterations = parse_int(args[1], "bench iterations", 1, ITERATIONS_OPTION_MAX)
-        if self._searching():
-            raise BadInput("bench: a search is running; send stop and wait for its bestmove")
-        self.out.write(*run_bench(player_spec(self.options, seed=0, threads=1), iterations))
+        self._refuse_while_busy("bench")
+        run = BenchRun(player_spec(self.options, seed=0, threads=1), iterations)
+        self._start_task("bench", run.run, run.stop)
+
+    def _start_task(self, kind: str, work: Callable[[], list[str]],
+                    on_stop: Callable[[], None]) -> None:
+        """Run ``perft`` or ``bench`` in the background, as ``go`` runs a search."""
+        job = TaskJob(kind=kind, work=work, on_stop=on_stop, out=self.out, log=self.log)
+        self.search = job
+        job.start()
 
     # -- the player and the search ----------------------------------------------------------
     def _replace_player(self, player: Player) -> None:
         old = self.player
         self.player = player
         job = self.search
-        if job is not None and not job.finished and job.player is old:
+        if job is not None and not job.finished and getattr(job, "player", None) is old:
             return  # the search thread closes it when done
         old.close()
 
     def _searching(self) -> bool:
+        """A ``go``, ``perft`` or ``bench`` runs."""
         job = self.search
         return job is not None and not job.finished
+
+    def _going(self) -> bool:
+        """A ``go`` runs (its ``bestmove`` is still to come)."""
+        job = self.search
+        return isinstance(job, SearchJob) and not job.finished
+
+    def _refuse_while_busy(self, cmd: str) -> None:
+        job = self.search
+        if job is None or job.finished:
+            return
+        if isinstance(job, SearchJob):
+            raise BadInput(f"{cmd}: a search is running; send stop and wait for its bestmove")
+        last = "nodes or perft stopped" if job.kind == "perft" else "bench or bench stopped"
+        raise BadInput(f"{cmd}: a {job.kind} is running; send stop and wait for its last "
+                       f"line ({last})")
 
     def _need_position(self, cmd: str) -> State:
         if self.position is None:
@@ -282,7 +380,7 @@ class Engine:
             return
         if job.infinite:
             job.stop()
-        job.thread.join()
+        _join(job.thread)
 
     def _abandon_search(self) -> None:
         """``quit``: stop any search and write nothing more."""

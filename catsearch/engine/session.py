@@ -1,4 +1,5 @@
-"""Search control: the output shared by two threads, and one ``go`` from start to bestmove.
+"""Search control: the output shared by two threads, one ``go`` from start to bestmove, and
+one ``perft`` or ``bench`` run the same way (:class:`TaskJob`).
 
 A search runs in a background thread so that the reading thread answers ``isready`` and
 ``stop`` at once. :class:`SearchJob` is one running ``go``: it streams the player's partial
@@ -18,7 +19,7 @@ from catsearch._core.state import State
 from catsearch.engine.commands import one_line
 from catsearch.search.players import Limits, Player, SearchResult
 
-__all__ = ["Output", "SearchJob", "format_info"]
+__all__ = ["Output", "SearchJob", "TaskJob", "format_info"]
 
 
 def format_info(result: SearchResult, state: State) -> str:
@@ -32,13 +33,18 @@ def format_info(result: SearchResult, state: State) -> str:
 
 class Output:
     """Line output shared by the reading thread and the search thread: whole lines, in
-    blocks, flushed at once; silent after ``quit`` or once the reader went away."""
+    blocks, flushed at once; silent after ``quit`` or once the reader went away.
 
-    def __init__(self, stream: IO[str]) -> None:
+    :ivar on_broken: called (once, in the writing thread) when a write finds the output
+        closed by its reader.
+    """
+
+    def __init__(self, stream: IO[str], on_broken: Callable[[], None] | None = None) -> None:
         self.stream = stream
         self.lock = threading.RLock()
         self.closed = False
         self.broken = False
+        self.on_broken = on_broken
 
     def write(self, *lines: str) -> None:
         with self.lock:
@@ -50,6 +56,8 @@ class Output:
             except (BrokenPipeError, OSError, ValueError):
                 self.closed = True
                 self.broken = True
+                if self.on_broken is not None:
+                    self.on_broken()
 
 
 @dataclass(eq=False)
@@ -155,3 +163,59 @@ class SearchJob:
             self.out.write(*lines)
         if self.current_player is not None and self.player is not self.current_player():
             self.player.close()
+
+
+@dataclass(eq=False)
+class TaskJob:
+    """One running ``perft`` or ``bench``: ``work()`` runs in a background thread and returns
+    the answer's lines, written as one block; ``on_stop()`` makes it return early (with its
+    partial result). Like a search, it is ``finished`` once its lines are written.
+    """
+
+    kind: str
+    work: Callable[[], list[str]]
+    on_stop: Callable[[], None]
+    out: Output
+    log: IO[str]
+    thread: threading.Thread | None = None
+    finished: bool = False
+    stopping: bool = False
+    infinite: bool = False      # it ends by itself (at the end of input it is let finish)
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self._run, name=f"catsearch-{self.kind}",
+                                       daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        if self.finished or self.stopping:
+            return
+        self.stopping = True
+        self._stop_once()
+        # a searcher of bench may forget a stop that lands before its search began: repeat
+        threading.Thread(target=self._keep_stopping, daemon=True, name="catsearch-stop").start()
+
+    def _stop_once(self) -> bool:
+        try:
+            self.on_stop()
+        except Exception:
+            traceback.print_exc(file=self.log)
+            return False
+        return True
+
+    def _keep_stopping(self) -> None:
+        while not self.finished:
+            time.sleep(0.02)
+            if self.finished or not self._stop_once():
+                return
+
+    def _run(self) -> None:
+        try:
+            lines = self.work()
+        except Exception as e:
+            traceback.print_exc(file=self.log)
+            lines = [f"info string error: "
+                     f"{one_line(f'{self.kind} failed: {type(e).__name__}: {e}')}"]
+        with self.out.lock:
+            self.finished = True
+            self.out.write(*lines)

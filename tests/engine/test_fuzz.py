@@ -12,7 +12,8 @@ import catsearch
 GAMES = list(catsearch.GAMES)
 ANSWER = re.compile(r"(id (name|author) .+|option name \S+ type \S+ .*|uciok|readyok|"
                     r"info .+|bestmove \S+|legal( \S+)*|nodes [0-9]+|\S+: [0-9]+|"
-                    r"bench positions .+|game \S+ players [234]|notation .+|tomove \S+|"
+                    r"bench positions .+|bench stopped positions .+|perft stopped depth .+|"
+                    r"game \S+ players [234]|notation .+|tomove \S+|"
                     r"hash [0-9a-f]{16})\Z")
 JUNK = ["", "-1", "0", "99999999999999999999999", "x", "=", "==", "moves", "state", "startpos",
         "seed", "players", "option", "name", "value", "infinite", "?", "@", "é", "\u2603",

@@ -87,7 +87,8 @@ def test_scripted_session(engine, game_id):
                               f"moves {' '.join(played)}") == []
             assert engine.notation() == st.to_text()
         # perft divide agrees with the library
-        lines = engine.ask("perft 2")
+        engine.send("perft 2")                      # runs in the background, like go
+        lines = engine.until("nodes")
         divide = st.perft_divide(2)
         assert lines == [f"{m}: {n}" for m, n in divide.items()] + [f"nodes {st.perft(2)}"]
         # a search from the full state picks a legal move of the seat to move
@@ -206,7 +207,8 @@ def test_game_to_the_end_server_sends_only_views(engine, game_id):
 
 def test_bench_signature_matches_its_definition(engine):
     """The summary line and the signature are what the specification says they are."""
-    lines = engine.ask("setoption name Player value heuristic", "bench iterations 5")
+    engine.send("setoption name Player value heuristic", "bench iterations 5")
+    lines = engine.until("bench")               # runs in the background, like go
     per, summary = lines[:-1], lines[-1]
     positions = bench_positions()
     assert len(per) == len(positions) == 9 * len(catsearch.GAMES)
@@ -228,7 +230,8 @@ def test_bench_signature_matches_its_definition(engine):
     assert (int(m[2]), int(m[3])) == (total_iterations, total_nodes)
     assert m[4] == f"{fnv1a64(text.encode()):016x}"
     # the same build gives the same signature (a second engine process too)
-    assert engine.ask("bench iterations 5")[-1].split()[8] == m[4]
+    engine.send("bench iterations 5")
+    assert engine.until("bench")[-1].split()[8] == m[4]
 
 
 def test_bench_positions_are_fixed_and_not_forced():
