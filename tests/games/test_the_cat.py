@@ -679,3 +679,24 @@ def test_the_law_of_observations(players):
 
 def test_the_law_of_observations_short_game():
     catsearch.testing.check_observations(GAME, 3, games=1, seed=8, options={"target": 12})
+
+
+@pytest.mark.parametrize("move", ["wait", "stop", "pick2", "swap13"])
+def test_observation_of_each_choice_for_the_mover_and_the_others(move):
+    st = state(players=3, piles=SAME_MOOD["piles"], centre="1177", held=[0, None, None],
+               known="oooo,----,----,----/----,----,----,----/----,----,----,----")
+    texts, views = follow(st, [move])
+    assert texts == [[move, "hidden", "hidden"]]
+    assert views[1].chosen() == ["?", None, None] and views[0].chosen() == [move, None, None]
+
+
+def test_observation_round_cap():
+    # the 200th tick of the round resolves with no Stop: the round ends, no bonus
+    st = state(tick=199, rtick=199, **HELD0)
+    texts, views = follow(st, ["wait", "wait"])
+    assert texts[1][0].startswith("hidden:scored=3,2:centre=")
+    assert views[0].round == 2 and views[0].scores() == [3, 2]
+    bad = state(tick=199, rtick=199, **HELD0)
+    bad.play("wait")
+    with pytest.raises(ObservationError, match="round ends"):
+        bad.view(1).play_observation("wait:-,-")
