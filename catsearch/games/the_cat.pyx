@@ -24,6 +24,12 @@ int     move                                         text
 ``observe_move`` returns the move itself to the seat that chose it and ``22`` (``TC_HIDDEN``,
 "this seat chose something you cannot see") to every other seat: a choice is secret until the
 tick resolves, and its effects are then public in the state itself.
+
+Observations (a live game, ``observation`` / ``play_observation``; the notation is on the
+rules page, "Observations"): the seat that chooses sees its move (``pick1``), the others
+``hidden``; the last choice of a tick adds what the tick did as each seat sees it, e.g.
+``hidden:swap30=9,pick3`` (``pick3=8889`` for the seat that picked), or at the end of a round
+``wait:scored=5,2:centre=6281`` (with ``:piles=...`` when the game ends).
 """
 from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
