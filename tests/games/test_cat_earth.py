@@ -811,3 +811,86 @@ def test_bad_observations_leave_the_view_unchanged(seat, text, why):
 def test_the_law_of_observations(players):
     report = check_observations(GAME, players, games=2, seed=3)
     assert report["observations"] == players * report["moves"] and report["leak_checks"] > 0
+
+
+# -- the memory of the last reshuffle ---------------------------------------------------------
+
+def reshuffled_2p():
+    """2 players: seat 0 ends with F last in the deck; seat 1 draws it and the discard pile
+    (every card but seat 0's FF and that F) becomes the new deck."""
+    board = b4(".......", ".1.....", "...C...", ".0.....", ".......")
+    left = collections.Counter(DECK) - collections.Counter("21")
+    discard = "".join(sorted(left.elements(), key=DECK.index))
+    st = make(board, ["2", ""], players=2, deck="1", discard=discard)
+    st.play("end")
+    return st, discard
+
+
+def test_a_reshuffle_is_remembered_in_views_and_full_states():
+    st, pile = reshuffled_2p()
+    assert field(st, "pile") == pile and field(st, "fresh") == "-/-"
+    check(st)
+    v = st.view(0)
+    assert field(v, "pile") == pile and catsearch.from_text(GAME, v.to_text()) == v
+    # before any reshuffle there is nothing to remember: the notation is unchanged
+    assert "pile=" not in make(OPEN, ["12", "34", "T"]).to_text()
+
+
+def test_determinize_deals_the_deck_from_the_reshuffled_pile():
+    st, pile = reshuffled_2p()
+    # the deck is the pile: seat 0 knows that seat 1 holds the F it drew before
+    for seed in range(30):
+        d = st.view(0).determinize(0, seed=seed)
+        assert d.cards()["hand1"] == "1"
+        assert sorted(d.cards()["deck"]) == sorted(pile)
+        assert d.view_text(0) == st.view_text(0)
+    assert st.view(0).chance_outcomes() == [(0, 1.0)]       # seat 1's card, seen by seat 0
+    assert st.dealt_from(0) == {"deck": pile}
+    # a view that forgot the reshuffle (no pile=, fresh=) deals seat 1 anything
+    forgot = catsearch.from_text(GAME, " ".join(
+        t for t in st.view_text(0).split() if not t.startswith(("pile=", "fresh="))))
+    assert {forgot.determinize(0, seed=s).cards()["hand1"] for s in range(30)} != {"1"}
+
+
+def test_no_peeking_after_a_reshuffle():
+    """Two full states with different hidden histories that give seat 0 the same view: the
+    same view notation and the same determinizations, seed for seed."""
+    st = reshuffle_position("C......")          # 3 players: seat 1 draws the last card
+    for _ in range(3):
+        st.play("end")                           # seat 1 ends, seat 2 draws; seat 2 ends, ...
+    a = st
+    assert a.current_player == 0 and field(a, "fresh") != "-/-/-"
+    # b: seat 2 drew another card of the pile since the reshuffle (it is still in hand)
+    x = a.cards()["hand2"]
+    y = next(c for c in a.cards()["deck"] if c != x)
+    deck = a.cards()["deck"].replace(y, x, 1)
+    fresh = field(a, "fresh").split("/")
+    fresh[2] = fresh[2].replace(x, y, 1)
+    text = a.to_text()
+    for key, value in (("hands", field(a, "hands").split("/")[:2] + [y]),
+                       ("deck", deck), ("fresh", fresh)):
+        old = f"{key}={field(a, key)}"
+        text = text.replace(old, f"{key}={value if isinstance(value, str) else '/'.join(value)}")
+    b = catsearch.from_text(GAME, text)
+    assert a != b and a.cards()["hand2"] != b.cards()["hand2"]
+    assert a.view_text(0) == b.view_text(0) and a.info_key(0) == b.info_key(0)
+    assert a.view_text(2) != b.view_text(2)
+    for seed in range(10):
+        da, db = a.determinize(0, seed=seed), b.determinize(0, seed=seed)
+        assert da == db and da.view_text(0) == a.view_text(0)
+        # the deck comes from the pile, less what seat 0 drew since: the F that seat 1 drew
+        # before the reshuffle stays in a hand
+        assert "1" in da.cards()["hand1"] + da.cards()["hand2"]
+    # the same from the views themselves, and from the views reached by observations
+    assert a.view(0).determinize(0, seed=4) == b.view(0).determinize(0, seed=4)
+
+
+def test_memory_notation_errors():
+    st, pile = reshuffled_2p()
+    text = st.to_text()
+    for bad in (text.replace(f"pile={pile}", "pile=-"),           # an empty pile
+                text.replace(" fresh=-/-", ""),                   # pile without fresh
+                text.replace("fresh=-/-", "fresh=1/-"),           # more drawn than the pile
+                text.replace("fresh=-/-", "fresh=?/-")):          # unknown in a full state
+        with pytest.raises(NotationError):
+            catsearch.from_text(GAME, bad)
