@@ -1285,7 +1285,9 @@ cdef class CatEarth(State):
         ``T`` a tree, ``C`` a cat); ``hands``: each seat's cards (``-`` none), seats separated
         by ``/``; ``deck``: top card first; ``discard``: the face-up pile, by type;
         ``played``: cards played this turn; ``pending``: cats waiting for d4 to empty;
-        ``winners``: once the game is over; ``setup=random`` for that option.
+        ``winners``: once the game is over; ``setup=random`` for that option; after the
+        first reshuffle, ``pile`` (its cards) and ``fresh`` (each seat's draws since; ``?``
+        for another seat's in a view): what the seats remember of it.
         """
         d = &self.d
         return {
