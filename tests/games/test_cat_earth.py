@@ -894,3 +894,12 @@ def test_memory_notation_errors():
                 text.replace("fresh=-/-", "fresh=?/-")):          # unknown in a full state
         with pytest.raises(NotationError):
             catsearch.from_text(GAME, bad)
+
+
+def test_observation_when_the_mover_puts_itself_out():
+    board = b3(".......", ".2.....", "...C..0", ".1.....", "..1....")
+    st = make(board, ["31", "4", "5"])
+    views = [st.view(s) for s in range(3)]
+    texts = observe_all(st, views, "FFF:d4E")     # its last house falls: out, the turn ends
+    drawn = st.cards()["hand1"].replace("4", "", 1)
+    assert texts == ["FFF:d4E!1+1?", f"FFF:d4E!1+1{drawn}", "FFF:d4E!1+1?"]
