@@ -251,7 +251,7 @@ def _cat_cards(text: str) -> str | None:
         return None
 
     def name(c: str) -> str:
-        i = LETTERS.find(c.lower())
+        i = LETTERS.find(c) if c in LETTERS else LETTERS.find(c.lower())
         return c if i < 0 or i >= len(CARD_NAMES) else _an(CARD_NAMES[i])
 
     head, *rest = text.split(",")
@@ -433,8 +433,10 @@ class HumanSession:
                 k = int(line)
                 if 1 <= k <= len(moves):
                     return moves[k - 1]
-                self.say(f"no move {k}: the moves are numbered 1 to {len(moves)} "
-                         "(type 'view' to see them, 'help' for the commands)")
+                span = "there is only move 1" if len(moves) == 1 else \
+                    f"the moves are numbered 1 to {len(moves)}"
+                self.say(f"no move {k}: {span} (type 'view' to see them, 'help' for the "
+                         "commands)")
                 continue
             move = self._parse(view, line, moves)
             if move is not None:
