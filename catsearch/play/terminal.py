@@ -278,18 +278,46 @@ def _cat_cards(text: str) -> str | None:
     return "; ".join(words)
 
 
-def _the_cat(text: str) -> str | None:
-    if text == "wait":
+def _the_cat_choice(move: str) -> str | None:
+    if move == "wait":
         return "waited"
-    if text == "stop":
+    if move == "stop":
         return "called Stop"
-    if m := re.fullmatch(r"pick(\d)", text):
+    if m := re.fullmatch(r"pick(\d)", move):
         return f"picked up pile {m[1]}"
-    if m := re.fullmatch(r"swap(\d)(\d)", text):
+    if m := re.fullmatch(r"swap(\d)(\d)", move):
         return f"swapped card {m[1]} of the pile in hand with centre card {m[2]}"
-    if text == "?":
-        return "made a choice you cannot see"
+    if move == "hidden":
+        return "chose something you cannot see"
     return None
+
+
+def _the_cat(text: str, seat: int | None = None) -> str | None:
+    head, _, tick = text.partition(":")
+    words = _the_cat_choice(head)
+    if words is None:
+        return None
+    if not tick:
+        return words
+    if tick.startswith("scored="):
+        parts = dict(p.partition("=")[::2] for p in tick.split(":"))
+        words += (f"; the round ends: points {parts.get('scored', '?').replace(',', ', ')}, "
+                  f"new centre {parts.get('centre', '?')}")
+        if "piles" in parts:
+            words += f"; the game ends, the piles: {parts['piles']}"
+        return words
+    effects = []
+    for k, effect in enumerate(tick.split(",")):
+        who = "you" if k == seat else f"seat {k}"
+        if effect == "-":
+            continue
+        if m := re.fullmatch(r"pick(\d)(?:=(\w+))?", effect):
+            effects.append(f"{who} picked up pile {m[1]}" + (f" ({m[2]})" if m[2] else ""))
+        elif m := re.fullmatch(r"swap(\d)(\d)=(\w)", effect):
+            effects.append(f"{who} swapped card {m[1]} with centre {m[2]} (now {m[3]})")
+        else:
+            return None
+    return words + "; the tick: " + ("; ".join(effects) if effects else "nothing to see")
 
 
 def _cat_earth(text: str) -> str | None:
@@ -316,11 +344,14 @@ _GLOSSES = {"herding-cats": _herding_cats, "cat-cards": _cat_cards, "the-cat": _
             "cat-earth": _cat_earth}
 
 
-def describe_observation(game: str, text: str) -> str | None:
+def describe_observation(game: str, text: str, seat: int | None = None) -> str | None:
     """An observation (what a seat saw of a move) in plain words, or ``None`` where there is
-    no easy gloss. Made from the observation's text alone, so it tells nothing more."""
+    no easy gloss. Made from the observation's text alone, so it tells nothing more;
+    ``seat`` (the seat that saw it) is called "you" where the text names seats by position."""
     gloss = _GLOSSES.get(game)
     try:
+        if gloss is _the_cat:
+            return _the_cat(text, seat)
         return gloss(text) if gloss is not None else None
     except Exception:       # a gloss is a courtesy: never let it stop a game
         return None
@@ -372,7 +403,7 @@ class HumanSession:
 
     def show_played(self, played: Played) -> None:
         text = played.observations[self.seat]      # what this seat saw, nothing more
-        gloss = describe_observation(self.game, text)
+        gloss = describe_observation(self.game, text, self.seat)
         line = f"  {self.who(played.seat)}: {text}"
         self.say(line + (f"  ({gloss})" if gloss else ""))
 
@@ -505,10 +536,14 @@ class HumanSession:
         if mine == best and len(winners) == 1:
             self.say("You win!")
         elif mine == best and mine > 0:
-            self.say(f"You share the win with {', '.join(self.who(s) for s in winners if s != self.seat)}.")
+            others = [str(s) for s in winners if s != self.seat]
+            self.say(f"You share the win with seat{'s' if len(others) > 1 else ''} "
+                     f"{', '.join(others)}.")
+        elif len(winners) == 1:
+            self.say(f"You lose; seat {winners[0]} wins.")
         else:
-            self.say(f"You lose; {' and '.join(self.who(s) for s in winners) or 'nobody'} "
-                     f"{'wins' if len(winners) == 1 else 'win'}.")
+            self.say(f"You lose; seats {', '.join(map(str, winners[:-1]))} and "
+                     f"{winners[-1]} win.")
 
 
 def _short(e: Exception) -> str:

@@ -29,6 +29,15 @@ ROOT = Path(__file__).resolve().parents[2]
 GAME_OVER = "=== game over: every card shown ==="
 #: enough "first move" answers for any whole game
 FIRST = "1\n" * 20000
+#: The Cat's first move is ``wait``: a person who only waits sits through thousands of ticks
+#: (7 s a game). This one picks up a pile (or swaps), waits three ticks and calls Stop, so
+#: that picks, swaps and round ends all come up within 250 turns.
+THE_CAT = "3\n1\n1\n1\n2\n" * 4000
+
+
+def answers(game: str) -> str:
+    """The person's lines for a whole game of ``game``."""
+    return THE_CAT if game == "the-cat" else FIRST
 
 
 def live(game: str) -> bool:
@@ -89,12 +98,13 @@ def replay_record(path: Path, seat: int):
 @pytest.mark.parametrize("game", live_games())
 def test_whole_game_in_a_subprocess(game, tmp_path):
     """A real ``python -m catsearch.cli`` process: the person answers the first listed move
-    every time, to the end; the record replays to the same result."""
+    every time (The Cat: see :data:`THE_CAT`), to the end; the record replays to the same
+    result."""
     rec_path = tmp_path / "game.json"
     proc = subprocess.run(
         [sys.executable, "-m", "catsearch.cli", game, "--human", "1", "--players", "2",
          "--level", "easy", "--seed", "3", "--record", str(rec_path)],
-        input=FIRST, capture_output=True, text=True, timeout=60, cwd=ROOT,
+        input=answers(game), capture_output=True, text=True, timeout=60, cwd=ROOT,
         env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0, proc.stderr
     assert GAME_OVER in proc.stdout
@@ -118,7 +128,7 @@ def test_whole_game_shows_only_the_seats_view(game, players, tmp_path, monkeypat
     seat = players - 1
     rec_path = tmp_path / "game.json"
     rc, out, err = run([game, "--human", str(seat), "--players", str(players), "--level",
-                        "easy", "--seed", "11", "--record", str(rec_path)], FIRST,
+                        "easy", "--seed", "11", "--record", str(rec_path)], answers(game),
                        monkeypatch, capsys)
     assert rc == 0, err
     before, sep, after = out.partition(GAME_OVER)
@@ -341,6 +351,11 @@ def test_replay_refuses_bad_records(tmp_path, monkeypatch, capsys):
      "picked up pile 0; pile 0 is refilled with a Siamese; the deck reveals a white cat"),
     ("cat-cards", "put1", "put the revealed card on pile 1"),
     ("the-cat", "swap12", "swapped card 1 of the pile in hand with centre card 2"),
+    ("the-cat", "hidden:swap30=9,pick3",
+     "chose something you cannot see; the tick: seat 0 swapped card 3 with centre 0 (now 9); "
+     "seat 1 picked up pile 3"),
+    ("the-cat", "wait:scored=5,2:centre=6281",
+     "waited; the round ends: points 5, 2, new centre 6281"),
     ("cat-earth", "HS:c5-e3", "swapped the houses on c5 and e3"),
     ("herding-cats", "??", None),
 ])
