@@ -409,6 +409,12 @@ class HumanSession:
 
     # the person's turn --------------------------------------------------------------------
     def read_line(self, prompt: str) -> str:
+        if not self._echo and self.inp is sys.stdin and self.out is sys.stdout:
+            try:                                # a person at a terminal: line editing
+                return input(prompt).strip()
+            except EOFError:
+                self.say("")
+                raise _Quit("end of input") from None
         self.out.write(prompt)
         self.out.flush()
         line = self.inp.readline()
