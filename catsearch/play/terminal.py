@@ -320,7 +320,30 @@ def _the_cat(text: str, seat: int | None = None) -> str | None:
     return words + "; the tick: " + ("; ".join(effects) if effects else "nothing to see")
 
 
-def _cat_earth(text: str) -> str | None:
+def _cat_earth(text: str, seat: int | None = None) -> str | None:
+    got = re.fullmatch(r"([^!+]+)(![^+]*)?((?:\+\d[^+]*)*)", text)
+    if got is None:
+        return None
+    words = _cat_earth_move(got[1])
+    if words is None:
+        return None
+    from catsearch.games.cat_earth import CARD_CHARS, CARD_LONG
+
+    def names(cards: str) -> str:
+        return ", ".join(CARD_LONG[CARD_CHARS.index(c)] if c in CARD_CHARS[:len(CARD_LONG)]
+                         else c for c in cards)
+
+    if got[2]:
+        words += f"; a hand put out of the game goes face up: {names(got[2][1:])}"
+    for q, cards in re.findall(r"\+(\d)([^+]*)", got[3]):
+        if seat is not None and int(q) == seat:
+            words += f"; you drew {names(cards)}"
+        else:
+            words += f"; seat {q} drew {len(cards)} card{'s' if len(cards) != 1 else ''}"
+    return words
+
+
+def _cat_earth_move(text: str) -> str | None:
     if text == "end":
         return "ended the turn"
     if m := re.fullmatch(r"H:([a-g][1-7])", text):
@@ -350,8 +373,8 @@ def describe_observation(game: str, text: str, seat: int | None = None) -> str |
     ``seat`` (the seat that saw it) is called "you" where the text names seats by position."""
     gloss = _GLOSSES.get(game)
     try:
-        if gloss is _the_cat:
-            return _the_cat(text, seat)
+        if gloss in (_the_cat, _cat_earth):
+            return gloss(text, seat)
         return gloss(text) if gloss is not None else None
     except Exception:       # a gloss is a courtesy: never let it stop a game
         return None

@@ -357,7 +357,16 @@ def test_replay_refuses_bad_records(tmp_path, monkeypatch, capsys):
     ("the-cat", "wait:scored=5,2:centre=6281",
      "waited; the round ends: points 5, 2, new centre 6281"),
     ("cat-earth", "HS:c5-e3", "swapped the houses on c5 and e3"),
+    ("cat-earth", "FFL:d3E!1N+0?", "played path card FFL with the cat on d3, heading E; a hand "
+     "put out of the game goes face up: F, Cat Nip; seat 0 drew 1 card"),
     ("herding-cats", "??", None),
 ])
 def test_describe_observation(game, text, words):
     assert terminal.describe_observation(game, text) == words
+
+
+def test_describe_observation_names_the_seat_that_saw_it():
+    assert terminal.describe_observation("cat-earth", "end+14", seat=1) == \
+        "ended the turn; you drew FR"
+    assert terminal.describe_observation("the-cat", "pick1:-,pick1=8889", seat=1) == \
+        "picked up pile 1; the tick: you picked up pile 1 (8889)"
