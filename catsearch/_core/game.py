@@ -153,8 +153,11 @@ def registered() -> tuple[str, ...]:
 def lookup(game_id: Any) -> type:
     """The state class of ``game_id`` (a test game too, once registered).
 
+    :raises TypeError: ``game_id`` is not a str.
     :raises ValueError: an unknown id (the message lists the public games).
     """
+    if not isinstance(game_id, str):
+        raise TypeError(f"a game id is a str, not {type(game_id).__name__}")
     try:
         return _REGISTRY[game_id][0]
     except (KeyError, TypeError):

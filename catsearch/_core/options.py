@@ -10,6 +10,12 @@ and what would be valid. Values given as text (a spec string, a protocol line) a
 
 One seed type: a whole number from 0 to 2**64 - 1 (:data:`SEED_MAX`), checked by
 :func:`check_seed`; :func:`derive_seed` is the one way to derive child seeds from it.
+
+The other whole-number arguments of the public API (a seat, a move id, a depth, a count) are
+checked by :func:`check_int` (the rule is in ``docs/api.rst``): whatever ``operator.index``
+accepts is a whole number (``int``, numpy integers), except ``bool``; anything else is a
+``TypeError``; a value out of range is a ``ValueError`` subclass naming the parameter, the
+value and the range.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ __all__ = [
     "SEED_MAX",
     "check_seed",
     "check_options",
+    "check_int",
+    "as_int",
     "derive_seed",
     "mix64",
 ]
@@ -234,6 +242,56 @@ def check_seed(value: Any, name: str = "seed", *, none_ok: bool = True) -> int |
     opt = SEED if name == "seed" and none_ok else Option(name, int, None, 0, SEED_MAX,
                                                          none_ok=none_ok)
     return opt.check(value)
+
+
+def as_int(value: Any, name: str) -> int:
+    """``value`` as a Python ``int``: whatever ``operator.index`` accepts (``int``, numpy
+    integers), except ``bool`` (``True`` as a seat or a move is a bug, not a 1).
+
+    :raises TypeError: anything else, naming the parameter and the type.
+    """
+    if type(value) is int:
+        return value
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise TypeError(f"{name} must be a whole number (an int), not {type(value).__name__} "
+                    f"{_short(value)}")
+
+
+def check_int(value: Any, name: str, low: int | None = None, high: int | None = None, *,
+              error: type[ValueError] = OptionError) -> int:
+    """``value`` (see :func:`as_int`) as an ``int`` from ``low`` to ``high`` (inclusive;
+    ``None``: unbounded on that side).
+
+    :raises TypeError: not a whole number.
+    :raises ValueError: out of range, as ``error`` (an :class:`OptionError` by default),
+        naming the parameter, the value and the range.
+    """
+    v = as_int(value, name)
+    if (low is not None and v < low) or (high is not None and v > high):
+        if low is not None and high is not None:
+            span = f"from {_fmt(low)} to {_fmt(high)}"
+        elif low is not None:
+            span = f">= {_fmt(low)}"
+        else:
+            span = f"<= {_fmt(high)}"
+        message = f"{name}={v} is out of range: expected a whole number {span}"
+        if issubclass(error, OptionError):
+            raise error(message, option=name, value=v)
+        raise error(message)
+    return v
+
+
+def _short(value: Any) -> str:
+    """``repr(value)``, at most 60 characters of it."""
+    try:
+        text = repr(value)
+    except Exception:  # a broken __repr__ must not hide the real error
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def mix64(x: int) -> int:

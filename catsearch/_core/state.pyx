@@ -10,6 +10,7 @@ theirs: the rules, move text, the notation's own fields and the picture.
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
+from cpython.long cimport PyLong_CheckExact, PyLong_AsLongAndOverflow
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_next
 
@@ -17,13 +18,17 @@ import os
 import time
 
 from catsearch._core.notation import Fields, rng_text
-from catsearch._core.options import check_seed
+from catsearch._core.options import as_int, check_int, check_seed
 from catsearch.errors import IllegalMoveError, InvalidMoveError, ObservationError
 
 
 cdef void copy_state(State dst, State src) noexcept nogil:
     """Make ``dst`` an exact copy of ``src`` (same game): one memcpy of the game's struct."""
     memcpy(dst._data, src._data, src._size)
+
+
+#: the deepest ``perft`` (a deeper one would never end; the engine's ``perft`` has the same bound)
+MAX_PERFT_DEPTH = 64
 
 
 def fresh_seed():
@@ -38,7 +43,11 @@ cdef class State:
     mutable: :meth:`play` changes it in place; :meth:`clone` gives an independent copy.
 
     Moves are ints in ``range(num_distinct_moves)``; each game gives them a text form
-    (:meth:`move_to_str`, :meth:`str_to_move`). A state built from a seat's view
+    (:meth:`move_to_str`, :meth:`str_to_move`). Every method checks its arguments by one
+    rule (``docs/api.rst``): a wrong type raises ``TypeError``, a value out of range a
+    ``ValueError`` (subclass) naming the parameter, the value and the range, and the state is
+    unchanged when either is raised. A whole number is anything ``operator.index`` accepts
+    (numpy integers too), except ``bool``. A state built from a seat's view
     (:meth:`view_text`) holds that seat's unknown cards as unknown; :meth:`determinize` turns
     it, or any state, into a full state consistent with what a seat knows.
     """
@@ -169,9 +178,12 @@ cdef class State:
     def from_text(cls, text):
         """Read a state from its full notation or from a seat's view (see :meth:`to_text`).
 
+        :raises TypeError: ``text`` is not a str.
         :raises NotationError: the text does not parse or describes an impossible state;
             the message names the token and its column.
         """
+        if not isinstance(text, str):
+            raise TypeError(f"a state notation is a str, not {type(text).__name__}")
         spec = cls.spec
         f = Fields(text, spec.keys, spec.optional_keys)
         cdef State st = cls.__new__(cls)
@@ -279,26 +291,32 @@ cdef class State:
         pass
 
     def move_to_str(self, move) -> str:
-        """The text form of a move (an int in ``range(num_distinct_moves)``)."""
+        """The text form of a move (an int in ``range(num_distinct_moves)``).
+
+        :raises TypeError: ``move`` is not a whole number.
+        :raises InvalidMoveError: ``move`` is out of range.
+        """
         m = self._move_index(move)
         return self._move_to_str(m)
 
     def str_to_move(self, text) -> int:
         """The int of a move given in text form, read in this position.
 
+        :raises TypeError: ``text`` is not a str.
         :raises InvalidMoveError: the text is not a move of this game here.
         """
         if not isinstance(text, str):
-            raise InvalidMoveError(f"a move in text form is a str, not {type(text).__name__}")
+            raise TypeError(f"a move in text form is a str, not {type(text).__name__}")
         return self._str_to_move(text.strip())
 
     def _move_index(self, move) -> int:
-        if isinstance(move, bool) or not isinstance(move, int):
-            raise InvalidMoveError(f"a move is an int or a str, not {type(move).__name__}")
+        """``move`` checked as a move id: a whole number in ``range(num_distinct_moves)``."""
+        m = as_int(move, "move")
         n = self.num_distinct_moves_c()
-        if not 0 <= move < n:
-            raise InvalidMoveError(f"move {move} is out of range 0..{n - 1} for {self.game_id}")
-        return move
+        if not 0 <= m < n:
+            raise InvalidMoveError(f"move {m} is out of range: expected a whole number from 0 "
+                                   f"to {n - 1} for {self.game_id}")
+        return m
 
     def _move_to_str(self, int move) -> str:
         raise NotImplementedError
@@ -309,20 +327,55 @@ cdef class State:
     def play(self, move) -> None:
         """Play ``move`` (an int or its text form) for the seat to move, checked.
 
+        :raises TypeError: the move is neither a str nor a whole number.
         :raises InvalidMoveError: the move does not parse or is out of range.
         :raises IllegalMoveError: the move is not legal here; the message lists the legal ones.
         """
-        m = self.str_to_move(move) if isinstance(move, str) else self._move_index(move)
+        if isinstance(move, str):
+            m = self.str_to_move(move)
+        else:
+            try:
+                m = self._move_index(move)
+            except TypeError:
+                raise TypeError(f"a move is a whole number or a str, not "
+                                f"{type(move).__name__}") from None
         self._check_legal(m)
         self.apply_c(m)
 
-    def apply(self, int move) -> None:
-        """Play ``move`` without any check (for speed, when it is known to be legal)."""
-        self.apply_c(move)
+    def apply(self, move) -> None:
+        """Play ``move`` (an int), the fast way: the checks run in C and build no Python
+        object, and the error message is written only when one is raised.
+
+        A move id outside the move space raises. In a full state, so does a move that is
+        not legal here: the games' C rules, which searchers call directly, assume legal
+        moves, and an illegal one could write outside the game's arrays. In a seat's view
+        legality is not knowable (the other seats' cards are hidden), so there only the range
+        is checked and the move must come from the game (as the engine's position lines do).
+
+        :raises TypeError: ``move`` is not a whole number.
+        :raises InvalidMoveError: ``move`` is not in ``range(num_distinct_moves)``.
+        :raises IllegalMoveError: ``move`` is not legal in this full state.
+        """
+        cdef int overflow = 0
+        cdef long m
+        if PyLong_CheckExact(move):
+            m = PyLong_AsLongAndOverflow(move, &overflow)
+            if overflow != 0 or not 0 <= m < self._moves:
+                m = self._move_index(move)
+        else:
+            m = self._move_index(move)
+        if header(self).view_seat < 0 and not _is_legal(self, <int>m):
+            self._check_legal(m)
+            raise IllegalMoveError(f"illegal move {self._move_to_str(m)!r}")
+        self.apply_c(<int>m)
 
     def heuristic_move(self, seed=0) -> int:
-        """The game's rule-based move here (what the ``heuristic`` player plays)."""
+        """The game's rule-based move here (what the ``heuristic`` player plays), drawing
+        its ties with ``seed`` (a seed, ``None``: a fresh one)."""
         cdef Rng r
+        seed = check_seed(seed)
+        if seed is None:
+            seed = fresh_seed()
         if header(self).terminal:
             raise IllegalMoveError(f"the game is over in {self.to_text()!r}")
         self._check_can_move()
@@ -335,9 +388,11 @@ cdef class State:
         finally:
             free(buf)
 
-    def observe_move(self, int move, int seat) -> int:
+    def observe_move(self, move, seat) -> int:
         """What ``seat`` sees of ``move`` played here (the move itself where it is public)."""
-        return self.observe_move_c(move, seat)
+        m = self._move_index(move)
+        s = self._check_seat(seat, knowledge=False)
+        return self.observe_move_c(m, s)
 
     # -- a live game: the master's full state sends each seat its observations ----------
     def observation(self, seat, move) -> str:
@@ -354,7 +409,7 @@ cdef class State:
         if header(self).view_seat >= 0:
             raise ValueError("observations are written by the full state (the game master's), "
                              f"not by seat {header(self).view_seat}'s view")
-        self._check_seat(seat, knowledge=False)
+        seat = self._check_seat(seat, knowledge=False)
         m = self.str_to_move(move) if isinstance(move, str) else self._move_index(move)
         self._check_legal(m)
         return self._observation(seat, m)
@@ -478,34 +533,36 @@ cdef class State:
                 out.append(f"{key}={values[key]}")
         return " ".join(out)
 
-    def view(self, int seat):
+    def view(self, seat):
         """This state as ``seat`` sees it: every card that seat does not know is unknown."""
-        self._check_seat(seat)
+        cdef int s = self._check_seat(seat)
         cdef State c = self.clone_c()
-        c.hide_c(seat)
+        c.hide_c(s)
         return c
 
-    def view_text(self, int seat) -> str:
+    def view_text(self, seat) -> str:
         """The notation of ``seat``'s view (unknown cards written ``?``); it parses back."""
         return self.view(seat).to_text()
 
-    def info_key(self, int seat) -> int:
+    def info_key(self, seat) -> int:
         """A 64-bit key of ``seat``'s information set: equal for states ``seat`` cannot tell
         apart (same view), different otherwise except by hash collision."""
         cdef State c = self.view(seat)
         return c.compute_hash_c()
 
-    def determinize(self, int seat, seed=None):
+    def determinize(self, seat, seed=None):
         """A full state drawn uniformly from those consistent with what ``seat`` knows here.
 
         The unknown cards are dealt at random among the places ``seat`` cannot see; the
         state's own generator is replaced too, since its future draws are unknown as well.
+        ``seed``: a whole number from 0 to 2**64 - 1 (``None``: a fresh one).
         """
-        self._check_seat(seat)
+        cdef int s = self._check_seat(seat)
+        seed = check_seed(seed)
         cdef Rng r
         rng_seed(&r, fresh_seed() if seed is None else seed)
         cdef State c = self.clone_c()
-        c.determinize_c(seat, &r)
+        c.determinize_c(s, &r)
         return c
 
     def chance_outcomes(self) -> list:
@@ -516,11 +573,18 @@ cdef class State:
         cdef int n = self.chance_outcomes_c(outcomes, weights)
         return [(outcomes[i], weights[i]) for i in range(n)]
 
-    def apply_chance(self, int outcome) -> None:
-        """Reveal one unknown card of the mover as card type ``outcome``."""
-        if outcome not in [o for o, _ in self.chance_outcomes()]:
-            raise ValueError(f"{outcome} is not a chance outcome here")
-        self.apply_chance_c(outcome)
+    def apply_chance(self, outcome) -> None:
+        """Reveal one unknown card of the mover as card type ``outcome``.
+
+        :raises TypeError: ``outcome`` is not a whole number.
+        :raises ValueError: ``outcome`` is not one of :meth:`chance_outcomes` here.
+        """
+        o = as_int(outcome, "outcome")
+        outcomes = [x for x, _ in self.chance_outcomes()]
+        if o not in outcomes:
+            raise ValueError(f"outcome={o} is not a chance outcome here; the outcomes are "
+                             f"{outcomes or 'none (this is not a chance node)'}")
+        self.apply_chance_c(o)
 
     def apply_hidden(self) -> bool:
         """In a view, when another seat is to make a choice this view's seat cannot see until
@@ -529,15 +593,19 @@ cdef class State:
         the other seats of their model do not see the searching seat's hidden choices."""
         return self.apply_hidden_c() != 0
 
-    def _check_seat(self, seat, bint knowledge=True):
-        """Raise ``ValueError`` unless ``seat`` is a seat of this game and (``knowledge``) a
-        seat whose knowledge this state holds: in a view, only the view's seat."""
+    def _check_seat(self, seat, bint knowledge=True) -> int:
+        """``seat`` as an int; raise ``TypeError`` unless it is a whole number, ``ValueError``
+        unless it is a seat of this game and (``knowledge``) a seat whose knowledge this state
+        holds: in a view, only the view's seat."""
         cdef int v = header(self).view_seat
-        if not 0 <= seat < header(self).players:
-            raise ValueError(f"seat {seat} does not exist; seats are 0..{header(self).players - 1}")
-        if knowledge and v >= 0 and seat != v:
+        s = as_int(seat, "seat")
+        if not 0 <= s < header(self).players:
+            raise ValueError(f"seat {s} does not exist: seat is out of range, expected a whole "
+                             f"number from 0 to {header(self).players - 1}")
+        if knowledge and v >= 0 and s != v:
             raise ValueError(f"this state is seat {v}'s view; it cannot stand for seat "
-                             f"{seat}'s knowledge")
+                             f"{s}'s knowledge")
+        return s
 
     def cards(self) -> dict:
         """Every card location and its cards in text form (``?`` for an unknown card)."""
@@ -548,25 +616,50 @@ cdef class State:
         raise NotImplementedError
 
     # -- counting -----------------------------------------------------------------------
-    def perft(self, int depth) -> int:
+    def perft(self, depth) -> int:
         """The number of move sequences of exactly ``depth`` moves from here (a line that ends
-        the game sooner counts nothing), in a full state; the standard move-generator check."""
-        if depth < 0:
-            raise ValueError("depth must be >= 0")
+        the game sooner counts nothing), in a full state; the standard move-generator check.
+        ``depth``: a whole number from 0 to 64."""
+        d = check_int(depth, "depth", 0, MAX_PERFT_DEPTH)
         if header(self).view_seat >= 0:
             raise ValueError("perft needs a full state, not a seat's view")
-        return _perft(self, depth)
+        return _perft(self, d)
 
-    def perft_divide(self, int depth) -> dict:
-        """``perft(depth - 1)`` after each legal move, keyed by the move's text."""
-        if depth < 1:
-            raise ValueError("depth must be >= 1")
+    def perft_divide(self, depth) -> dict:
+        """``perft(depth - 1)`` after each legal move, keyed by the move's text (``depth``
+        from 1 to 64)."""
+        depth = check_int(depth, "depth", 1, MAX_PERFT_DEPTH)
+        if header(self).view_seat >= 0:
+            raise ValueError("perft needs a full state, not a seat's view")
         out = {}
         for m in self.legal_moves():
             c = self.clone_c()
             c.apply_c(m)
             out[self._move_to_str(m)] = c.perft(depth - 1)
         return out
+
+
+cdef int _is_legal(State st, int m) except -1:
+    """1 if ``m`` (in range) is a legal move of ``st``, else 0; in C, without allocating for
+    games with up to 512 moves."""
+    cdef int small[512]
+    cdef int* buf = small
+    cdef int n, i, need = st._moves + 1
+    cdef int found = 0
+    if header(st).terminal:
+        return 0
+    if need > 512:
+        buf = <int*>malloc(need * sizeof(int))
+        if buf == NULL:
+            raise MemoryError()
+    n = st.legal_moves_c(buf)
+    for i in range(n):
+        if buf[i] == m:
+            found = 1
+            break
+    if buf != small:
+        free(buf)
+    return found
 
 
 # the size of a State object: a game's struct starts there (see State.__cinit__)

@@ -15,6 +15,7 @@ import catsearch
 from catsearch.arena.config import MatchConfig
 from catsearch.arena.entrants import PlayerFailure, Slot, load_imports
 from catsearch.arena.schedule import GameTask, search_seed
+from catsearch._core.options import as_int
 from catsearch.errors import IllegalMoveError
 from catsearch.search.players import Limits
 from catsearch.search.table import Table
@@ -62,9 +63,12 @@ def play_game(config: MatchConfig, task: GameTask, slots: list[Slot]) -> dict:
         try:
             result, seconds = slot.search(view, limits)
             move = result.move
-            if isinstance(move, bool) or not isinstance(move, int):
+            try:
+                # a whole number as everywhere in the API (numpy integers too), not a bool
+                move = as_int(move, "move")
+            except TypeError:
                 raise PlayerFailure("protocol", f"the move is a {type(move).__name__}, "
-                                    f"not an int: {move!r}")
+                                    f"not an int: {move!r}") from None
             if not 0 <= move < view.num_distinct_moves:
                 raise PlayerFailure("protocol", f"move {move} is out of range "
                                     f"0..{view.num_distinct_moves - 1}")

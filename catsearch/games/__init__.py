@@ -9,6 +9,7 @@ module is what lists the game. The rules as implemented are in ``docs/rules/``.
 from __future__ import annotations
 
 from catsearch._core.game import listed, lookup
+from catsearch._core.options import check_int, check_seed
 from catsearch._core.state import State, play_random_games
 
 # Importing a game module registers it; GAMES keeps this order.
@@ -44,6 +45,7 @@ def new_game(game_id: str, players: int | None = None, seed: int | None = None,
 def from_text(game_id: str, text: str) -> State:
     """Read a state of ``game_id`` from its full notation or from a seat's view.
 
+    :raises TypeError: ``game_id`` or ``text`` is not a str.
     :raises NotationError: the text does not parse; the message names the token and column.
     """
     return lookup(game_id).from_text(text)
@@ -53,11 +55,15 @@ def benchmark_playouts(game_id: str, players: int = 3, games: int = 10000, seed:
                        **options) -> dict:
     """Play ``games`` full uniformly random games in one Cython loop over the state contract.
 
+    :param games: a whole number from 1 to 2**40.
+    :param seed: a whole number from 0 to 2**64 - 1.
     :returns: ``{"games", "moves", "seconds", "games_per_second", "moves_per_second"}``.
+    :raises TypeError, ValueError: as :func:`new_game`, and for ``games``.
     """
-    if games < 1:
-        raise ValueError("games must be at least 1")
+    games = check_int(games, "games", 1, 2**40)
+    seed = check_seed(seed, none_ok=False)
     template = new_game(game_id, players, seed, **options)
+    players = template.players
     moves, seconds = play_random_games(template, games, seed)
     return {
         "game": game_id,

@@ -38,15 +38,16 @@ from collections.abc import Mapping
 
 from catsearch._core.game import GameSpec, register
 from catsearch._core.notation import check_card_counts
-from catsearch._core.options import Option
+from catsearch._core.options import Option, as_int, check_int
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 LETTERS = "0123456789abcdeSPML?"
 _COLOUR_NAMES = ("orange", "white", "black", "blue")
 
 
-def card_name(int t) -> str:
-    """The name of card type ``t`` (``"orange/white cat"``, ``"Sphynx"``, ...)."""
+def card_name(t) -> str:
+    """The name of card type ``t``, 0 to 19 (``"orange/white cat"``, ``"Sphynx"``, ...)."""
+    t = check_int(t, "t", 0, 19)
     if t == 0:
         return "Sphynx"
     if t < 15:
@@ -1324,7 +1325,14 @@ def set_problem(cards) -> str | None:
     exactly 2; one colour X (white, black, orange, blue or colourless) that every cat other
     than a Siamese has (a Sphynx has only colourless; a Siamese takes X).
     """
-    types = [LETTERS.index(c) if isinstance(c, str) else int(c) for c in cards]
+    types = []
+    for c in cards:
+        if isinstance(c, str):
+            if len(c) != 1 or c not in LETTERS:
+                return "unknown cards"
+            types.append(LETTERS.index(c))
+        else:
+            types.append(as_int(c, "card"))
     if any(not 0 <= t < 19 for t in types):
         return "unknown cards"
     if len(types) != 5:

@@ -44,7 +44,7 @@ from catsearch._core.cards cimport shuffled_pool, chance_from_counts
 import operator
 
 from catsearch._core.game import GameSpec, register
-from catsearch._core.options import Option
+from catsearch._core.options import Option, check_int
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 MOODS = "123456789abcd"
@@ -699,10 +699,11 @@ cdef class TheCat(State):
         """The points that end the game (20, or 12 as an option)."""
         return self.d.target
 
-    def pile(self, int seat, int k) -> str:
+    def pile(self, seat, k) -> str:
         """The four cards of ``seat``'s pile ``k``, position 0 first (``?``: unknown here)."""
-        self._check_pile(seat, k)
-        return "".join(CARD_CHARS[self.d.pile[seat][k][i]] for i in range(4))
+        cdef int s, j
+        s, j = self._check_pile(seat, k)
+        return "".join(CARD_CHARS[self.d.pile[s][j][i]] for i in range(4))
 
     @property
     def round(self) -> int:
@@ -740,9 +741,9 @@ cdef class TheCat(State):
         return "".join(CARD_CHARS[self.d.centre[j]] for j in range(4))
 
     def _check_pile(self, seat, k):
-        self._check_seat(seat, False)
-        if not 0 <= k < self.d.npiles:
-            raise ValueError(f"pile {k} does not exist; piles are 0..{self.d.npiles - 1}")
+        s = self._check_seat(seat, False)
+        k = check_int(k, "pile", 0, self.d.npiles - 1)
+        return s, k
 
     # -- Python API: text ---------------------------------------------------------------
     def _move_to_str(self, int m) -> str:

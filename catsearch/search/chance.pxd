@@ -95,11 +95,17 @@ cdef class ChanceStack:
     cdef uint64_t seed
     cdef uint64_t salt
 
+    # the chance children expanded (apply_chance_c) since the counter was last cleared, and
+    # how many more _enumerate may expand before it gives up (-1: no bound)
+    cdef long long chance_nodes
+    cdef long long chance_budget
+
     cdef _prepare(self, State root, int nlevels)
     cdef _release(self)
     cdef uint64_t _key(self, PyObject* s) noexcept nogil
     cdef int _order(self, int lvl, int n, int ttmove) noexcept nogil
     cdef int _enumerate(self, int lvl, int n0) noexcept nogil
+    cdef bint _count_chance(self) noexcept nogil
     cdef int _top(self, ChanceSet* src, ChanceSet* dst, int keep) noexcept nogil
     cdef int _sample(self, int lvl) noexcept nogil
     cdef int _hidden(self, int lvl) noexcept nogil

@@ -147,6 +147,8 @@ cdef class ChanceStack:
         self._release()
         self.size = root._size
         self.nlevels = nlevels
+        self.chance_nodes = 0
+        self.chance_budget = -1
         self.stride = root.num_distinct_moves_c() + 1
         self._objs = [root.clone_c() for _ in range(nlevels + 2)]
         self.stack = <PyObject**>malloc(nlevels * sizeof(PyObject*))
@@ -227,7 +229,9 @@ cdef class ChanceStack:
         ``sets[lvl]``: distinct outcomes, most probable first, probabilities summing to 1.
         ``outs``/``ws`` hold the node's first chance step (``n0`` outcomes). Where the
         outcomes would exceed ``max_chance``: the most probable (``sample == 0``, also at
-        each intermediate step) or ``max_chance`` paths sampled with the seed. -1: no memory.
+        each intermediate step) or ``max_chance`` paths sampled with the seed. -1: no memory;
+        -2: more than ``chance_budget`` chance children (each ``apply_chance_c`` is one,
+        counted in ``chance_nodes``) would be needed.
         """
         cdef PyObject* src = self.stack[lvl]
         cdef ChanceSet* cur = &self.fa
@@ -243,6 +247,8 @@ cdef class ChanceStack:
         cs_clear(done)
         cs_clear(out)
         for k in range(n0):
+            if self._count_chance():
+                return -2
             copy_into(self.scr1, src)
             (<State>self.scr1).apply_chance_c(self.outs[k])
             if cs_push(nxt, <char*>hdr(self.scr1), self.ws[k], hdr(self.scr1).hash) < 0:
@@ -267,6 +273,8 @@ cdef class ChanceStack:
                     continue
                 p = cur.prob[e]
                 for k in range(n):
+                    if self._count_chance():
+                        return -2
                     memcpy((<State>self.scr1)._data, cur.snaps + e * self.size, self.size)
                     (<State>self.scr1).apply_chance_c(self.outs[k])
                     if cs_push(nxt, <char*>hdr(self.scr1), p * self.ws[k],
@@ -284,6 +292,14 @@ cdef class ChanceStack:
         for i in range(out.n):
             out.prob[i] /= total
         return 0
+
+    cdef bint _count_chance(self) noexcept nogil:
+        """Count one chance child; true (and not counted) when it would go past
+        ``chance_budget``."""
+        if self.chance_budget >= 0 and self.chance_nodes >= self.chance_budget:
+            return True
+        self.chance_nodes += 1
+        return False
 
     cdef int _top(self, ChanceSet* src, ChanceSet* dst, int keep) noexcept nogil:
         """Copy the ``keep`` most probable entries of src into dst (cleared), in order."""
@@ -325,6 +341,8 @@ cdef class ChanceStack:
                 n = (<State>self.scr1).chance_outcomes_c(self.outs, self.ws)
                 if n == 0:
                     break
+                if self._count_chance():
+                    return -2
                 (<State>self.scr1).apply_chance_c(self.outs[pick(&rng, self.ws, n)])
             if cs_push(done, <char*>hdr(self.scr1), 1.0 / K, hdr(self.scr1).hash) < 0:
                 return -1

@@ -168,3 +168,8 @@ class Expectimax(Player):
     def stop(self) -> None:
         """Ask a running search (from another thread) to finish now with its best move."""
         self._core.stop()
+
+    def close(self) -> None:
+        """Free the transposition table (``tt_size`` entries, 48 bytes each) and the search
+        stacks now; a later search allocates them again."""
+        self._core.close()

@@ -43,6 +43,7 @@ cdef class ExpectimaxCore(ChanceStack):
 
     # limits and progress
     cdef long long nodes
+    cdef long long chance_total     # of nodes: the chance children expanded
     cdef long long node_limit
     cdef double deadline
     cdef double next_info

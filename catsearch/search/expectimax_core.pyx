@@ -31,14 +31,13 @@ PRUNINGS = {"none": EX_PRUNE_NONE, "star1": EX_PRUNE_STAR1, "star2": EX_PRUNE_ST
 
 cdef class ExpectimaxCore(ChanceStack):
     """The C engine behind :class:`~catsearch.search.expectimax.Expectimax` (one per player;
-    not thread-safe itself)."""
+    not thread-safe itself). Its transposition table is allocated by the first search and
+    freed by :meth:`close` (a later search allocates it again)."""
 
     def __cinit__(self, size_t tt_entries):
         self.tt_entries = tt_entries
         self.tt_mask = tt_entries - 1
-        self.tt = <TTEntry*>calloc(tt_entries, sizeof(TTEntry))
-        if self.tt == NULL:
-            raise MemoryError(f"no memory for a transposition table of {tt_entries} entries")
+        self.tt = NULL
 
     def __dealloc__(self):
         self._release()
@@ -46,6 +45,26 @@ cdef class ExpectimaxCore(ChanceStack):
 
     def stop(self):
         self.stop_flag = 1
+
+    def close(self):
+        """Free the transposition table and the search stacks now.
+
+        :raises RuntimeError: a search is running (``stop()`` it and wait for its result)."""
+        if self.nlevels:
+            raise RuntimeError("close() while a search runs: stop() it and wait for its "
+                               "result first")
+        self._release()
+        release(<void**>&self.tt)
+
+    @property
+    def table_allocated(self):
+        """Whether the transposition table is allocated (for tests)."""
+        return self.tt != NULL
+
+    @property
+    def chance_nodes(self):
+        """How many of the last search's nodes were chance children (for tests)."""
+        return self.chance_total
 
     # -- setup and teardown of one search -----------------------------------------------
     cdef _prepare(self, State root, int nlevels):
@@ -99,11 +118,22 @@ cdef class ExpectimaxCore(ChanceStack):
 
     cdef bint _chance_node(self, int lvl) noexcept nogil:
         """Whether ``stack[lvl]`` is a chance node; its outcomes are then resolved into
-        ``sets[lvl]`` (without memory for them the search fails: ``failed``, ``aborted``)."""
+        ``sets[lvl]`` (without memory for them the search fails: ``failed``, ``aborted``).
+        Every chance child expanded counts as a node, against the node limit too: the
+        search stops (``aborted``) where resolving the node would go past it."""
         cdef int n = (<State>self.stack[lvl]).chance_outcomes_c(self.outs, self.ws)
-        if n > 0 and self._enumerate(lvl, n) < 0:
-            self.failed = 1
-            self.aborted = 1
+        cdef int r
+        if n > 0:
+            self.chance_nodes = 0
+            self.chance_budget = self.node_limit - self.nodes if self.node_limit > 0 else -1
+            r = self._enumerate(lvl, n)
+            self.nodes += self.chance_nodes
+            self.chance_total += self.chance_nodes
+            if r == -1:
+                self.failed = 1
+                self.aborted = 1
+            elif r == -2:
+                self.aborted = 1
         return n > 0
 
     # -- the scalar search (*-minimax, paranoid) ----------------------------------------
@@ -487,6 +517,12 @@ cdef class ExpectimaxCore(ChanceStack):
         cdef int nlevels = (max_depth + 1) * (hdr(<PyObject*>root).players + 2) + 4
         cdef int i, d, n
         cdef double t0 = now()
+        if self.tt == NULL:
+            # allocated by the first search (a player that never searches costs nothing)
+            self.tt = <TTEntry*>calloc(self.tt_entries, sizeof(TTEntry))
+            if self.tt == NULL:
+                raise MemoryError(f"no memory for a transposition table of "
+                                  f"{self.tt_entries} entries")
         self._prepare(root, nlevels)
         try:
             self.root = seat
@@ -505,6 +541,7 @@ cdef class ExpectimaxCore(ChanceStack):
                               + <uint64_t>(vector * 7 + 3)
                               + self.searches * <uint64_t>0xD1B54A32D192ED03)
             self.nodes = 0
+            self.chance_total = 0
             self.node_limit = node_limit
             self.deadline = t0 + seconds if seconds > 0 else 1e300
             self.next_info = t0 + 0.1
@@ -543,7 +580,8 @@ cdef class ExpectimaxCore(ChanceStack):
                 with nogil:
                     self._root_iteration(d)
                 if self.info_error is not None:
-                    raise self.info_error
+                    error, self.info_error = self.info_error, None
+                    raise error
                 if self.failed:
                     raise MemoryError("no memory for the chance outcomes of a node")
                 # take this iteration's values for the moves it finished
@@ -574,6 +612,12 @@ cdef class ExpectimaxCore(ChanceStack):
                 best = 0
             return snapshot(best)
         finally:
+            # the closures above hold this object through their scope, and the scope holds
+            # them (hook calls snapshot): break that cycle, so that the core, its table and
+            # its stacks are freed as soon as the player is dropped, without waiting for the
+            # cyclic garbage collector
+            snapshot = None
+            hook = None
             self.info_hook = None
             self.has_info = 0
             self._release()
