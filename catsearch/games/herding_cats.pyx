@@ -181,6 +181,10 @@ cdef void unseen_counts(HCData* d, int seat, int* cnt) noexcept nogil:
         cnt[WCL] -= d.herd_wcl[i]
 
 
+def _a(str name):
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
 cdef str cards_str(const unsigned char* counts, int ntypes):
     """Cards by type as letters in type order, ``-`` for none."""
     cdef int t
@@ -478,6 +482,82 @@ cdef class HerdingCats(State):
                 f"illegal move {s!r}: herd {k} is {COLOURS[self.d.herd_col[k]]}, "
                 f"not {COLOURS['opbg'.index(card)]}, in {self.to_text()!r}")
         return M_CAT + k
+
+    # -- Python API: observations (docs/rules/herding-cats.rst, "Observations") -------------
+    def _observation(self, int seat, int move) -> str:
+        """The move's text, then ``+`` and the card drawn at the end of the turn: its letter
+        for the mover, ``?`` for every other seat; no suffix when the deck is empty."""
+        d = &self.d
+        text = self._move_to_str(move)
+        if d.deck_top < d.deck_len:
+            text += "+" + (LETTERS[d.deck[d.deck_top]] if seat == d.h.current else "?")
+        return text
+
+    def _play_observation(self, str text) -> int:
+        cdef HCData* d = &self.d
+        cdef int seat = d.h.view_seat
+        cdef int p = d.h.current
+        cdef int cnt[HC_TYPES]
+        cdef int m, t, drawn = -1
+        move_text, plus, draw = text.partition("+")
+        try:
+            m = self._str_to_move(move_text)
+        except InvalidMoveError:
+            raise ValueError(
+                f"{move_text!r} is not a herding-cats move: an observation is the move (O, o@0, "
+                f"W@1, S, xo), then +<card drawn> (+o, +W) or +? for another seat's draw") from None
+        except IllegalMoveError:
+            raise ValueError(f"{move_text!r} puts a cat on a herd of another colour") from None
+        if self._move_to_str(m) != move_text:
+            raise ValueError(f"write the move {move_text!r} as {self._move_to_str(m)!r} in an "
+                             "observation")
+        if m not in self.legal_moves():
+            raise ValueError(f"{move_text!r} is not a legal move for seat {p} here; legal: "
+                             + " ".join(self._move_to_str(x) for x in self.legal_moves()))
+        t = self._move_card(m)
+        unseen_counts(d, seat, cnt)
+        if not d.hand[p][t]:
+            # a card seat p holds unknown to this view: some copy must be unseen
+            if cnt[t] < 1:
+                raise ValueError(f"seat {p} cannot play {_a(CARD_NAMES[t])} ({move_text!r}): "
+                                 f"seat {seat} has seen all {COMP[t]} of them")
+        if d.deck_top < d.deck_len:
+            if not plus or len(draw) != 1 or draw not in LETTERS:
+                raise ValueError(f"the deck is not empty, so the observation ends with the "
+                                 f"card drawn: {move_text}+<card> (one of {LETTERS[:10]}), or "
+                                 f"{move_text}+? for another seat's draw; got {text!r}")
+            if p == seat:
+                if draw == "?":
+                    raise ValueError(f"seat {seat} drew the card itself: its observation names "
+                                     f"it ({move_text}+o, +W ...), '+?' is another seat's")
+                drawn = LETTERS.index(draw)
+                if cnt[drawn] < 1:
+                    raise ValueError(f"seat {seat} cannot draw {_a(CARD_NAMES[drawn])} ({draw!r}): "
+                                     f"it has seen all {COMP[drawn]} of them")
+            elif draw != "?":
+                raise ValueError(f"seat {p} drew the card, hidden from seat {seat}: seat {seat}'s "
+                                 f"observation is {move_text}+?, {text!r} is seat {p}'s")
+        elif plus:
+            raise ValueError(f"the deck is empty: nobody draws, the observation is the move "
+                             f"alone ({move_text!r}), not {text!r}")
+        if drawn >= 0:
+            # the view's top card becomes the one the seat drew, before the move draws it
+            d.h.hash ^= Z_DECK[d.deck_top][d.deck[d.deck_top]] ^ Z_DECK[d.deck_top][drawn]
+            d.deck[d.deck_top] = drawn
+        self.apply_c(m)
+        return m
+
+    def _move_card(self, int m) -> int:
+        """The type of the card that move ``m`` takes from the mover's hand."""
+        if m < M_CAT:
+            return DOG + m
+        if m < M_WCL:
+            return self.d.herd_col[m - M_CAT]
+        if m < M_STAMP:
+            return WCL
+        if m == M_STAMP:
+            return STAMP
+        return m - M_DISC
 
     def _herd_str(self, int k):
         c = self.d.herd_col[k]

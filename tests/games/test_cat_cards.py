@@ -884,3 +884,208 @@ def test_expectimax_beats_random_on_cat_cards():
     result = run_match("cat-cards", ["expectimax:depth=2", "random"], groups=10, seed=3)
     score = result.summary["players"][0]["score"]
     assert score["value"] >= 0.8 and score["low"] > 0.5, score
+
+
+# -- observations (a live game) -------------------------------------------------------------
+
+from catsearch import ObservationError  # noqa: E402
+from catsearch.testing import check_observations  # noqa: E402
+
+
+def observe(st, move):
+    """Play ``move`` on the full state ``st``; return every seat's observation of it, after
+    checking that each seat's view follows it to exactly ``st.view(seat)``."""
+    m = st.str_to_move(move)
+    views = [st.view(s) for s in range(st.players)]
+    texts = [st.observation(s, m) for s in range(st.players)]
+    st.apply(m)
+    for s, (view, text) in enumerate(zip(views, texts)):
+        assert view.play_observation(text) == m == st.observe_move(m, s)
+        want = st.view(s)
+        assert view.to_text() == want.to_text()
+        assert view.hash == want.hash == view.recompute_hash()
+    return texts
+
+
+def same_for_all(texts):
+    assert len(set(texts)) == 1, texts
+    return texts[0]
+
+
+def refused(view, text, why):
+    before = (view.to_text(), view.hash)
+    with pytest.raises(ObservationError) as e:
+        view.play_observation(text)
+    assert why in str(e.value) and repr(text[:100]) in str(e.value)
+    assert view.to_text() in str(e.value)          # the message names the state
+    assert (view.to_text(), view.hash) == before
+
+
+def test_observing_a_put_is_the_move_itself():
+    st = position([":123", ":456", ":789"], piles=("d", "e", "0"), step="1", revealed="S")
+    assert same_for_all(observe(st, "put1")) == "put1"
+    assert st.cards()["pile1"] == "eS"
+
+
+def test_observing_a_pick_up_shows_the_refill_and_the_next_revealed_card():
+    st = position([":123", ":456", "5:789"], piles=("d", "e", "0"), deck="S2P", dump=2)
+    text = same_for_all(observe(st, "take0"))
+    assert text == "take0,refill=S,reveal=2"
+    # everyone now sees seat 0's picked-up card as public, its setup cards as private
+    assert st.view(1).cards()["hand0.public"] == "d"
+    assert st.view(1).cards()["hand0.private"] == "???"
+    st.play("put0")
+    assert same_for_all(observe(st, "take1")) == "take1,refill=P"   # the deck is empty now
+    assert same_for_all(observe(st, "take0")) == "take0"            # nothing to refill
+
+
+def test_observing_a_set_shows_it_and_the_next_revealed_card():
+    # seat 0's set needs one of its private orange cats and its two private Siamese
+    st = position(["11:1SS", ":456", ":789"], piles=("d", "e", "0"), deck="S2P", dump=2)
+    view1 = st.view(1)
+    text = same_for_all(observe(st, "111SS"))
+    assert text == "111SS,reveal=S"
+    view1.play_observation(text)
+    assert view1.cards()["hand0.public"] == "" and view1.cards()["hand0.private"] == ""
+    assert view1.cards()["sets0"] == "111SS"
+    # every pile full: no card is revealed after a set
+    st = position([":", ":", "11111:"], piles=("4444", "2222", "3333"), turn=2)
+    assert same_for_all(observe(st, "11111")) == "11111"
+
+
+def test_observing_final_turns_a_fifth_set_and_a_pass():
+    sets = [["11111", "22222", "44444", "88888"], [], []]
+    st = position(["1SS3P:", ":", "2SS6P:"], piles=("0", "", ""), sets=sets, turn=0)
+    assert same_for_all(observe(st, "13SSP")) == "13SSP"     # the fifth set: final turns
+    assert "step=final" in st.to_text()
+    assert same_for_all(observe(st, "pass")) == "pass"
+    assert same_for_all(observe(st, "26SSP")) == "26SSP"
+    assert st.is_terminal()
+
+
+def test_play_observation_returns_the_move():
+    st = position([":123", ":456", ":789"], piles=("d", "e", "0"), deck="S2P", dump=2)
+    view = st.view(1)
+    assert view.play_observation(st.observation(1, "take2")) == st.str_to_move("take2")
+
+
+@pytest.mark.parametrize("text, why", [
+    ("take0,refill", "not a part of an observation"),
+    ("take0,refill=", "is not a card"),
+    ("take0,refill=X,reveal=2", "is not a card"),
+    ("take0,refill=SS,reveal=2", "is not a card"),
+    ("take0,reveal=2,refill=S", "refill first"),
+    ("take0,refill=S,refill=S", "at most once"),
+    ("take0,drawn=S", "not a part of an observation"),
+    ("take0 refill=S", "not one token"),
+    ("take3,refill=S,reveal=2", "not a cat-cards move"),
+    ("12345", "not a cat-cards move"),
+    ("put0", "is not legal for seat 0"),
+    ("pass", "is not legal for seat 0"),
+    ("take0", "must say with what"),
+    ("take0,refill=S", "must say which"),
+    ("take0,refill=d,reveal=2", "every copy of it is accounted for"),
+    ("take0,refill=S,reveal=d", "every copy of it is accounted for"),
+])
+def test_bad_observations_are_refused_and_leave_the_view_unchanged(text, why):
+    # every orange/black/blue cat (d) is in sight of seat 1: no d can come from the deck
+    st = position(["d:123", ":456", "dd:789"], piles=("d", "e", "0"))
+    refused(st.view(1), text, why)
+    assert st.view(1).play_observation("take0,refill=S,reveal=2") == 3
+
+
+def test_observations_the_view_cannot_fit_are_refused():
+    st = position([":", ":", "5:"], piles=("1", "2", "3"), deck="4", dump=2, step="1",
+                  revealed="6")
+    refused(st.view(0), "put0,reveal=4", "no card is revealed after this move")
+    st.play("put0")
+    refused(st.view(0), "take1,refill=4,reveal=S", "no card is revealed after this move")
+    st.play("take1")                                  # the deck is empty now
+    refused(st.view(0), "take0,refill=4", "no pile is refilled here")
+    refused(st.view(2), "take2,refill=4,reveal=5", "no pile is refilled here")
+
+
+def test_a_set_the_seat_knows_the_mover_cannot_hold_is_refused():
+    # seat 1 holds three orange cats itself: seen from seat 1, only 2 more can be unseen,
+    # so seat 0 (two public ones and 3 setup cards) cannot form 11111; seat 2 cannot tell
+    st = position(["11:SS2", ":111", ":456"], piles=("d", "e", "0"))
+    refused(st.view(1), "11111,reveal=0", "'11111' is not legal for seat 0")
+    assert "11111" in moves(st.view(2))
+
+
+def test_a_view_played_on_without_observations_refuses_them():
+    st = position(["1:", ":", ":"], piles=("d", "e", "0"))
+    view = st.view(0)
+    view.play("take0")                                # drew unknown cards, as a search does
+    refused(view, "put0", "played on without observations")
+    with pytest.raises(ObservationError):
+        st.play_observation("take0")                  # a full state follows no observation
+
+
+def test_what_a_seat_sees_does_not_depend_on_the_others_hidden_cards():
+    """Two tables that differ only in the setup cards of seats 1 and 2: seat 0 gets the
+    same observations, follows them to the same views, and its determinizations match."""
+    a = position([":123", "4:567", ":89a"], piles=("d", "e", "0"), deck="SPMLbc", dump=1)
+    b = position([":123", "4:a98", ":765"], piles=("d", "e", "0"), deck="SPMLbc", dump=1)
+    va, vb = a.view(0), b.view(0)
+    assert va.to_text() == vb.to_text()
+    for move in ["take0", "put1", "take1", "put2", "take2", "put0"]:
+        ta, tb = a.observation(0, move), b.observation(0, move)
+        assert ta == tb
+        va.play_observation(ta)
+        vb.play_observation(tb)
+        a.play(move)
+        b.play(move)
+        assert va.to_text() == vb.to_text() == a.view_text(0) == b.view_text(0)
+        assert a.info_key(0) == b.info_key(0)
+        assert va.determinize(0, seed=5) == vb.determinize(0, seed=5) == \
+            a.determinize(0, seed=5) == b.determinize(0, seed=5)
+
+
+def test_determinizing_a_followed_view_keeps_every_card_the_seat_saw():
+    rng = random.Random(4)
+    st = catsearch.new_game(GAME, 3, seed=11)
+    view = st.view(0)
+    while st.ply < 40 or not st.to_text().split("sets=")[1].replace("-", "").strip("/"):
+        m = policy(st.legal_moves(), rng, 1)
+        view.play_observation(st.observation(0, m))
+        st.apply(m)
+        assert not st.is_terminal()
+    assert view == st.view(0)
+    seen = view.cards()
+    public = [k for k in seen if k != "deck" and not k.endswith(".private")] + ["hand0.private"]
+    unseen_pool = COMPOSITION - collections.Counter(
+        "".join(seen[k] for k in public))
+    for seed in range(50):
+        d = view.determinize(0, seed=seed)
+        c = d.cards()
+        assert all(c[k] == seen[k] for k in public)   # picked-up cards, sets, piles, own hand
+        dealt = c["hand1.private"] + c["hand2.private"] + c["deck"]
+        assert len(c["hand1.private"]) == len(seen["hand1.private"])
+        assert collections.Counter(dealt) == unseen_pool
+        assert d.view(0) == view
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_law_of_observations(players):
+    report = check_observations(GAME, players, games=3, seed=players)
+    assert report["moves"] > 100 and report["leak_checks"] > 0
+    check_observations(GAME, players, games=1, seed=10 + players,
+                       options={"values": (5, 4, 3, 2, 1)})
+
+
+def test_observations_follow_games_to_both_ends():
+    """Games that end by a fifth set and by an exhausted deck, every seat following them."""
+    for g in range(3):
+        st = catsearch.new_game(GAME, 3, seed=100 + g)
+        rng = random.Random(g)
+        views = [st.view(s) for s in range(3)]
+        while not st.is_terminal():
+            m = policy(st.legal_moves(), rng, g)
+            texts = {st.observation(s, m) for s in range(3)}
+            assert len(texts) == 1                      # everything after setup is public
+            text = texts.pop()
+            for v in views:
+                assert v.play_observation(text) == m
+            st.apply(m)
+        assert all(v == st.view(s) for s, v in enumerate(views))

@@ -182,3 +182,120 @@ def test_golden_zobrist_values():
 
 
 GOLDEN = (15693845135746734902, 8644534145689848364, 18015984920375279117)
+
+
+# -- observations (docs/rules/herding-cats.rst, "Observations") ---------------------------
+
+from catsearch import ObservationError                      # noqa: E402
+from catsearch.testing import check_observations            # noqa: E402
+
+
+def follow(st, move):
+    """Play ``move`` in the full state ``st``; each seat's view, following its observation,
+    must become the full state's view. Returns the observations, seat by seat."""
+    views = [st.view(s) for s in range(st.players)]
+    m = st.str_to_move(move)
+    texts = [st.observation(s, m) for s in range(st.players)]
+    st.play(m)
+    for s, view in enumerate(views):
+        assert view.play_observation(texts[s]) == m == st.observe_move(m, s)
+        want = st.view(s)
+        assert view.to_text() == want.to_text()
+        assert view.hash == want.hash == view.recompute_hash()
+    return texts
+
+
+@pytest.mark.parametrize("hands, herds, move", [
+    (["oOS", "ppW", "bbP"], "B", "O"),          # a cowdog
+    (["oOS", "ppW", "bbP"], "B,O", "o@1"),      # a cat onto a herd
+    (["oWS", "ppW", "bbP"], "B", "W@0"),        # a Wild Cat Lady onto a herd
+    (["oOS", "ppW", "bbP"], "B", "S"),          # a Stampede (it completes B from the discard)
+    (["opb", "ppW", "bbP"], "-", "xb"),         # a discard
+])
+def test_the_mover_sees_its_draw_and_the_others_see_an_unknown_card(hands, herds, move):
+    st = position(hands, herds=herds, deck="gpW")
+    assert follow(st, move) == [move + "+g", move + "+?", move + "+?"]
+    assert st.view(0).cards()["hand0"].count("g") == 1
+    # the next turn: seat 1 draws the purple cat, seat 0 sees it as unknown
+    nxt = st.move_to_str(st.legal_moves()[0])
+    assert follow(st, nxt) == [nxt + "+?", nxt + "+p", nxt + "+?"]
+
+
+def test_with_the_deck_empty_nobody_draws_and_everyone_sees_the_move():
+    st = position(["oOS", "ppW", "bbP"], herds="B,O", deck="")
+    assert follow(st, "o@1") == ["o@1", "o@1", "o@1"]
+    assert follow(st, "W@0") == ["W@0", "W@0", "W@0"]
+    assert follow(st, "P") == ["P", "P", "P"]
+
+
+def refused(view, text, reason):
+    before = (view.to_text(), view.hash)
+    with pytest.raises(ObservationError, match=reason) as err:
+        view.play_observation(text)
+    assert err.value.text == text and err.value.state == before[0]
+    assert (view.to_text(), view.hash) == before
+
+
+def test_bad_observations_are_refused_and_leave_the_view_unchanged():
+    st = position(["oOS", "ppW", "bbP"], herds="B", deck="gpW")
+    mover, other = st.view(0), st.view(1)
+    for view in (mover, other):
+        for text in ("", "O+", "O+gg", "O+x", "O+?+?", "O@0+?", "o @0+?", "Z", "xZ+?", "#"):
+            refused(view, text, None)
+        refused(view, "cat@0+?", "write the move 'cat@0' as 'b@0'")
+        refused(view, "o@0+?", "herd of another colour")
+        refused(view, "O", "the deck is not empty")
+    # the seat that drew knows its card; another seat cannot
+    refused(mover, "O+?", "seat 0 drew the card itself")
+    refused(other, "O+g", "hidden from seat 1")
+    # not legal in the view: seat 0 holds no blue cat and no green cowdog
+    refused(mover, "b@0+g", "not a legal move for seat 0")
+    refused(mover, "G+g", "not a legal move for seat 0")
+    # cards the seat has seen every copy of: seat 0 holds a Stampede and sees the other three
+    # in the discard pile; seat 1 sees all three green cowdogs there
+    refused(mover, "O+S", "cannot draw a Stampede")
+    refused(mover, "O+O", "cannot draw an orange cowdog")
+    refused(other, "G+?", "seat 0 cannot play a green cowdog")
+    refused(other, "xG+?", "seat 0 cannot play a green cowdog")
+    # the same move with the deck empty carries no draw
+    empty = position(["oOS", "ppW", "bbP"], herds="B", deck="")
+    refused(empty.view(0), "O+g", "the deck is empty")
+    refused(empty.view(2), "O+?", "the deck is empty")
+    # what is right still goes through
+    assert mover.play_observation("O+b") == st.str_to_move("O")
+    assert other.play_observation("O+?") == st.str_to_move("O")
+
+
+def test_a_full_state_does_not_follow_observations():
+    st = position(["oOS", "ppW", "bbP"], herds="B", deck="gpW")
+    with pytest.raises(ObservationError, match="full state"):
+        st.play_observation("O+g")
+    with pytest.raises(ValueError, match="written by the full state"):
+        st.view(0).observation(0, "O")
+
+
+def test_a_view_followed_by_observations_determinizes_like_the_seats_view():
+    import random
+    st = catsearch.new_game(GAME, 3, seed=5)
+    views = [st.view(s) for s in range(3)]
+    rng = random.Random(5)
+    while not st.is_terminal():
+        m = rng.choice(st.legal_moves())
+        texts = [st.observation(s, m) for s in range(3)]
+        st.apply(m)
+        for s in range(3):
+            views[s].play_observation(texts[s])
+            if st.ply % 9 == 0:
+                want = st.view(s)
+                for k in range(2):
+                    d = views[s].determinize(s, seed=k)
+                    assert d.to_text() == want.determinize(s, seed=k).to_text()
+                    assert d.view(s).to_text() == want.to_text()
+                    assert d.hash == d.recompute_hash()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_law_of_observations(players):
+    report = check_observations(GAME, players, games=25, seed=100 + players)
+    assert report["observations"] == 25 * 60 * players
+    assert report["leak_checks"] > 0
