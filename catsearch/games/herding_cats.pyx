@@ -17,6 +17,11 @@ int        move                                text
 =========  ==================================  ========
 
 Herds are numbered from 0 in the order they were started (oldest first).
+
+Observations (what a live game's master sends each seat): the move's text, then ``+`` and the
+card drawn at the end of the turn, its letter for the drawer and ``?`` for the others
+(``o@0+W``, ``o@0+?``); no suffix once the deck is empty. Everything else is public, so a
+seat's view already holds all it knows (its hand and the table).
 """
 from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy

@@ -45,6 +45,7 @@ MOODS = "123456789abcd"
 CARD_CHARS = MOODS + "?"
 TARGETS = (20, 12)
 KNOWN_CHARS = "-o*"     # a pile card known to nobody, to its owner only, to everyone
+OBS_HIDDEN = "hidden"   # an observation of another seat's choice, hidden until the tick resolves
 
 cdef enum:
     M_WAIT = 0
@@ -750,6 +751,370 @@ cdef class TheCat(State):
                 f"pile with centre card j (i, j from 0 to 3, e.g. swap13)")
         return m
 
+    # -- observations (a live game: see docs/rules/the-cat.rst, "Observations") ----------
+    def _observation(self, int seat, int move) -> str:
+        """What ``seat`` sees of ``move`` chosen by the seat to move: its own choice in clear,
+        another seat's as ``hidden``; the last choice of a tick adds, after ``:``, what the
+        tick did as ``seat`` sees it: each seat's visible effect (``-``, ``pick<k>`` with the
+        cards for ``seat``'s own pick, ``swap<i><j>=<card put in the centre>``), or at the end
+        of a round the points scored and the new centre (the final piles if the game ends).
+        The part after ``:`` depends only on ``seat``'s views before and after the move."""
+        cdef TCData* d = &self.d
+        cdef int n = d.h.players
+        cdef int p = d.h.current
+        cdef TheCat a
+        head = _MOVE_TEXT[move] if seat == p else OBS_HIDDEN
+        if p + 1 < n:
+            return head
+        a = <TheCat>self.clone_c()
+        a.apply_c(move)
+        if a.d.h.terminal or a.d.rtick == 0:
+            text = (f"{head}:scored=" + ",".join(str(a.d.score[q] - d.score[q]) for q in range(n))
+                    + f":centre={a.centre}")
+            if a.d.h.terminal:
+                text += ":piles=" + "/".join(",".join(a.pile(q, k) for k in range(d.npiles))
+                                             for q in range(n))
+            return text
+        return f"{head}:" + ",".join(self._tick_effects(a, seat, move))
+
+    def _tick_effects(self, TheCat a, int seat, int move) -> list:
+        """Per seat, what ``seat`` sees that its action did in the tick that ``move`` resolves
+        here (``a``: the state after it, the round going on)."""
+        cdef TCData* d = &self.d
+        cdef int n = d.h.players, everybody = everyone(d)
+        cdef int first = d.tick % n, touched = 0
+        cdef int r, q, m, i, j, k
+        pend = [d.pending[q] for q in range(n)]
+        pend[d.h.current] = move
+        out = ["-"] * n
+        swaps = {}                       # seat -> (i, real slot, incoming card)
+        for r in range(n):
+            q = (first + r) % n
+            m = pend[q]
+            if m >= M_SWAP:
+                i, j = (m - M_SWAP) >> 2, (m - M_SWAP) & 3
+                if touched >> j & 1:
+                    continue
+                touched |= 1 << j
+                k = d.held[q]
+                if d.known[q][k][i] == everybody and d.pile[q][k][i] == d.centre[j]:
+                    continue             # nothing changed that anyone can see
+                swaps[q] = (i, j, d.centre[j])
+            elif m >= M_PICK:
+                k = m - M_PICK
+                out[q] = f"pick{k}" + (f"={a.pile(q, k)}" if q == seat else "")
+        if swaps:
+            # the slots as seat sees them: a visible swap took a card of the incoming mood from
+            # a slot that now shows the card put in (known to seat or not); the first such
+            # assignment in seat order and slot order (seat's own swap keeps its slot)
+            seats = sorted(swaps)
+            old = [d.centre[j] for j in range(4)]
+            new = [a.d.centre[j] for j in range(4)]
+            options = []
+            for q in seats:
+                i, j, c = swaps[q]
+                k = d.held[q]
+                if q == seat:
+                    options.append([j])
+                else:
+                    options.append([x for x in range(4) if old[x] == c and (
+                        not d.known[q][k][i] >> seat & 1 or new[x] == d.pile[q][k][i])])
+            changed = {x for x in range(4) if old[x] != new[x]}
+            slots = _first_assignment(options, changed)
+            for q, x in zip(seats, slots):
+                out[q] = f"swap{swaps[q][0]}{x}={CARD_CHARS[new[x]]}"
+        return out
+
+    def _play_observation(self, str text) -> int:
+        """Follow one observation on this view (see :meth:`_observation`)."""
+        cdef TCData* d = &self.d
+        cdef int n = d.h.players, s = d.h.view_seat, cur = d.h.current
+        cdef int m = -1, code, own
+        if cur < 0:
+            raise ValueError("this view waits for chance (phase="
+                             f"{'resolve' if d.phase == 1 else 'score'}); it cannot follow "
+                             "observations")
+        head, sep, rest = text.partition(":")
+        if cur == s:
+            m = _MOVE_INDEX.get(head, -1)
+            if m < 0:
+                if head == OBS_HIDDEN:
+                    raise ValueError(f"seat {s} is to choose: its own choice is shown in clear "
+                                     f"(wait, stop, pick<k>, swap<i><j>), not as {OBS_HIDDEN}")
+                raise ValueError(f"{head!r} is not a choice of seat {s} (wait, stop, pick<k>, "
+                                 "swap<i><j>)")
+            if m not in _legal_list(d, s):
+                raise ValueError(f"{head} is not legal for seat {s} (legal: "
+                                 f"{' '.join(_MOVE_TEXT[x] for x in _legal_list(d, s))})")
+            code = m
+        else:
+            if head != OBS_HIDDEN:
+                if head in _MOVE_INDEX:
+                    raise ValueError(f"{head!r} shows seat {cur}'s choice in clear: it is hidden "
+                                     f"from seat {s} (written {OBS_HIDDEN})")
+                raise ValueError(f"seat {cur} is to choose, hidden from seat {s}: expected "
+                                 f"{OBS_HIDDEN!r}, not {head!r}")
+            code = TC_HIDDEN
+        if cur + 1 < n:
+            if sep:
+                raise ValueError(f"seat {cur}'s choice does not resolve the tick (seat "
+                                 f"{cur + 1} chooses next): nothing follows {head!r}")
+            if cur == s:
+                self.apply_c(m)
+            else:
+                self.apply_hidden_c()
+            return code
+        if not sep or not rest:
+            raise ValueError(f"seat {cur}'s choice resolves the tick: expected "
+                             f"{head}:<what the tick did>")
+        set_pending(d, cur, m if cur == s else TC_PEND_UNK)
+        d.h.ply += 1
+        own = d.pending[s]
+        if rest.startswith("scored="):
+            self._obs_round_end(rest, own)
+        else:
+            self._obs_tick(rest, own)
+        d.h.hash = full_hash(d)
+        return code
+
+    def _obs_tick(self, str rest, int own):
+        """The tick resolved and the round goes on: apply each seat's visible effect."""
+        cdef TCData* d = &self.d
+        cdef int n = d.h.players, s = d.h.view_seat, everybody = everyone(d)
+        cdef int q, k, i, j, c, t
+        parts = rest.split(",")
+        if len(parts) != n:
+            raise ValueError(f"expected {n} effects (one per seat, separated by ,), got "
+                             f"{len(parts)} in {rest!r}")
+        if own == M_STOP:
+            raise ValueError(f"seat {s} called stop: the round ends, so the observation gives "
+                             "scored=... (a stop is voided only by an earlier one)")
+        if d.rtick + 1 >= TC_ROUND_TICKS:
+            raise ValueError(f"this is tick {TC_ROUND_TICKS} of the round: the round ends, so "
+                             "the observation gives scored=...")
+        first = d.tick % n
+        prio = [(q - first) % n for q in range(n)]
+        picks = []
+        swaps = []
+        used = set()
+        for q, e in enumerate(parts):
+            if e == "-":
+                if q == s and M_PICK <= own < M_SWAP:
+                    raise ValueError(f"seat {s} chose {_MOVE_TEXT[own]}: a pick always happens "
+                                     f"when no stop ends the tick, but seat {s}'s effect is -")
+                if q == s and own >= M_SWAP:
+                    i, j = (own - M_SWAP) >> 2, (own - M_SWAP) & 3
+                    k = d.held[s]
+                    if not (d.known[s][k][i] == everybody and d.pile[s][k][i] == d.centre[j]) \
+                            and not any(prio[x] < prio[s] and d.held[x] >= 0 for x in range(n)):
+                        raise ValueError(f"seat {s}'s {_MOVE_TEXT[own]} cannot have failed: no "
+                                         "seat before it in priority holds a pile")
+                continue
+            if e.startswith("pick"):
+                body, eq, cards = e[4:].partition("=")
+                if len(body) != 1 or body not in "0123"[:d.npiles]:
+                    raise ValueError(f"{e!r}: seat {q} has piles 0 to {d.npiles - 1}")
+                k = int(body)
+                if k == d.held[q]:
+                    raise ValueError(f"{e!r}: seat {q} already holds pile {k}")
+                if q == s:
+                    if own != M_PICK + k:
+                        raise ValueError(f"{e!r}: seat {s} chose {_MOVE_TEXT[own]}")
+                    if not eq:
+                        raise ValueError(f"{e!r}: seat {s} sees the cards of the pile it picks "
+                                         f"up: expected pick{k}=<4 cards>")
+                    cards = self._obs_cards(cards, 4, e)
+                    for i in range(4):
+                        if d.pile[s][k][i] != TC_UNK and d.pile[s][k][i] != cards[i]:
+                            raise ValueError(f"{e!r}: card {i} of seat {s}'s pile {k} is "
+                                             f"{CARD_CHARS[d.pile[s][k][i]]}")
+                elif eq:
+                    raise ValueError(f"{e!r} shows the cards of seat {q}'s pile {k}: only seat "
+                                     f"{q} sees them, not seat {s}")
+                else:
+                    cards = None
+                picks.append((q, k, cards))
+            elif e.startswith("swap"):
+                body, eq, card = e[4:].partition("=")
+                if len(body) != 2 or body[0] not in "0123" or body[1] not in "0123" or not eq:
+                    raise ValueError(f"{e!r}: expected swap<i><j>=<card put in the centre>")
+                i, j = int(body[0]), int(body[1])
+                k = d.held[q]
+                if k < 0:
+                    raise ValueError(f"{e!r}: seat {q} holds no pile")
+                if q == s and own != M_SWAP + 4 * i + j:
+                    raise ValueError(f"{e!r}: seat {s} chose {_MOVE_TEXT[own]}")
+                if j in used:
+                    raise ValueError(f"{e!r}: centre slot {j} was already swapped in this tick "
+                                     "(first touch)")
+                used.add(j)
+                c = self._obs_cards(card, 1, e)[0]
+                if d.pile[q][k][i] != TC_UNK and d.pile[q][k][i] != c:
+                    raise ValueError(f"{e!r}: card {i} of seat {q}'s pile {k} is "
+                                     f"{CARD_CHARS[d.pile[q][k][i]]}, not {card}")
+                swaps.append((q, k, i, j, c))
+            else:
+                raise ValueError(f"{e!r} is not an effect: -, pick<k>, swap<i><j>=<card>")
+        old = [d.centre[j] for j in range(4)]
+        if swaps:
+            # the slots must be the ones the master writes for this seat (see _tick_effects):
+            # the first assignment, in seat order and slot order, that gives the same centre
+            after = old[:]
+            for q, k, i, j, c in swaps:
+                after[j] = c
+            options = [[j] if q == s else
+                       [x for x in range(4) if old[x] == old[j] and (
+                           d.pile[q][k][i] == TC_UNK or after[x] == d.pile[q][k][i])]
+                       for q, k, i, j, c in swaps]
+            slots = _first_assignment(options, {x for x in range(4) if old[x] != after[x]})
+            if slots != [j for q, k, i, j, c in swaps]:
+                raise ValueError(f"{rest!r}: seat {s} cannot tell which of the centre slots of the "
+                                 "same card were swapped; its observation names the first ones "
+                                 "in seat order: " + ",".join(
+                                     f"swap{i}{x}" for (q, k, i, j, c), x in zip(swaps, slots or [])))
+        for q, k, cards in picks:
+            set_held(d, q, k)
+            for i in range(4):
+                set_known(d, q, k, i, d.known[q][k][i] | (1 << q))
+                if cards is not None:
+                    set_pile(d, q, k, i, cards[i])
+        for q, k, i, j, c in swaps:
+            set_pile(d, q, k, i, old[j])
+            set_known(d, q, k, i, everybody)
+            set_centre(d, j, c)
+        self._obs_check_counts(rest)
+        for q in range(n):
+            set_pending(d, q, TC_NOT_CHOSEN)
+        d.tick += 1
+        d.rtick += 1
+        d.h.current = 0
+
+    def _obs_round_end(self, str rest, int own):
+        """The tick ended the round: ``scored=<points>:centre=<new centre>``, and
+        ``:piles=<final piles>`` when the game ends."""
+        cdef TCData* d = &self.d
+        cdef int n = d.h.players, s = d.h.view_seat, np = d.npiles
+        cdef int q, k, i
+        fields = rest.split(":")
+        if not 2 <= len(fields) <= 3 or not fields[1].startswith("centre=") or (
+                len(fields) == 3 and not fields[2].startswith("piles=")):
+            raise ValueError(f"{rest!r}: expected scored=<points>:centre=<4 cards>"
+                             "[:piles=<the final piles>]")
+        pts = fields[0][7:].split(",")
+        if len(pts) != n or not all(x.isascii() and x.isdigit() and len(x) == 1 for x in pts):
+            raise ValueError(f"{fields[0]!r}: expected the points each of the {n} seats scored "
+                             "this round, separated by ,")
+        pts = [int(x) for x in pts]
+        centre = self._obs_cards(fields[1][7:], 4, fields[1])
+        first = d.tick % n
+        prio = [(q - first) % n for q in range(n)]
+        callers = [q for q in range(n) if q != s or own == M_STOP]
+        if own == M_STOP:
+            callers = [q for q in callers if prio[q] <= prio[s]]
+        if d.rtick + 1 >= TC_ROUND_TICKS and own != M_STOP:
+            callers.append(-1)
+        if not callers:
+            raise ValueError(f"nobody can have called stop (seat {s} chose "
+                             f"{_MOVE_TEXT[own]}) and the round is not at its cap")
+        over = any(d.score[q] + pts[q] >= d.target for q in range(n)) or d.rnd >= TC_MAX_ROUNDS
+        if over != (len(fields) == 3):
+            raise ValueError("the game ends with this round: the observation shows the final "
+                             "piles (:piles=...)" if over else
+                             "the game goes on: a new round is dealt (no :piles=)")
+        # which piles can change in this tick: the held ones, by one card (a swap)
+        def can_change(q, k):
+            return k == d.held[q] and (q != s or own >= M_SWAP)
+        if over:
+            pv = fields[2][6:].split("/")
+            if len(pv) != n or any(len(x.split(",")) != np for x in pv):
+                raise ValueError(f"{fields[2]!r}: expected {n} seats (/) of {np} piles (,)")
+            final = [[self._obs_cards(pl, 4, fields[2]) for pl in x.split(",")] for x in pv]
+            counts = [0] * 13
+            for c in centre:
+                counts[c] += 1
+            for q in range(n):
+                for k in range(np):
+                    diff = 0
+                    for i in range(4):
+                        counts[final[q][k][i]] += 1
+                        if d.pile[q][k][i] != TC_UNK and d.pile[q][k][i] != final[q][k][i]:
+                            diff += 1
+                    if diff > (1 if can_change(q, k) else 0):
+                        raise ValueError(f"{fields[2]!r}: seat {q}'s pile {k} is "
+                                         f"{self.pile(q, k)} in seat {s}'s view")
+            if any(counts[t] != (4 if t < d.nmoods else 0) for t in range(13)):
+                raise ValueError(f"{fields[2]!r}: the centre and piles must hold the whole deck, "
+                                 f"4 cards of each of the {d.nmoods} moods")
+            done = [sum(len(set(final[q][k])) == 1 for k in range(np)) for q in range(n)]
+            lo = hi = done
+        else:
+            lo, hi = [], []
+            for q in range(n):
+                a = b = 0
+                for k in range(np):
+                    known = [d.pile[q][k][i] for i in range(4) if d.pile[q][k][i] != TC_UNK]
+                    top = max((known.count(c) for c in known), default=0)
+                    if can_change(q, k):
+                        b += len(known) - top <= 1
+                    else:
+                        b += len(known) == top
+                        a += len(known) == 4 and top == 4
+                lo.append(a)
+                hi.append(b)
+        def fits(c):
+            for q in range(n):
+                if q == c:
+                    if not ((pts[q] == 0 and lo[q] < np) or (pts[q] == np + 1 and hi[q] == np)):
+                        return False
+                elif not lo[q] <= pts[q] <= hi[q]:
+                    return False
+            return True
+        if not any(fits(c) for c in callers):
+            raise ValueError(f"{fields[0]!r}: these points cannot be scored from the piles as "
+                             f"seat {s} knows them")
+        for q in range(n):
+            d.score[q] += pts[q]
+            d.pending[q] = TC_NOT_CHOSEN
+        d.tick += 1
+        d.rtick += 1
+        d.phase = 0
+        d.caller = -1
+        if over:
+            d.h.terminal = 1
+            d.h.current = NO_SEAT
+            for q in range(n):
+                d.held[q] = -1
+                for k in range(np):
+                    for i in range(4):
+                        d.pile[q][k][i] = final[q][k][i]
+                        d.known[q][k][i] = <unsigned char>everyone(d)
+            for i in range(4):
+                d.centre[i] = centre[i]
+        else:
+            d.rnd += 1
+            d.rtick = 0
+            deal(d)
+            for i in range(4):
+                d.centre[i] = centre[i]
+            d.h.current = 0
+
+    def _obs_cards(self, str cards, int count, str where) -> list:
+        """``count`` card characters of the moods in play, as moods."""
+        moods = MOODS[:self.d.nmoods]
+        if len(cards) != count or any(ch not in moods for ch in cards):
+            raise ValueError(f"{where!r}: expected {count} card(s) of {moods}, got {cards!r}")
+        return [moods.index(ch) for ch in cards]
+
+    def _obs_check_counts(self, str where):
+        """No mood shows more than its 4 cards in this view."""
+        cdef TCData* d = &self.d
+        cdef int counts[13]
+        unseen_counts(d, -1, counts)
+        for t in range(13):
+            if counts[t] < 0:
+                raise ValueError(f"{where!r} shows {4 - counts[t]} cards of mood {MOODS[t]}; "
+                                 "there are 4")
+
     def _write(self) -> dict:
         """The notation (see :meth:`to_text`), one line::
 
@@ -1055,3 +1420,17 @@ cdef list _legal_list(TCData* d, int p):
     cdef int k = legal_for(d, p, buf)
     return [buf[i] for i in range(k)]
 
+
+def _first_assignment(options, changed):
+    """The first choice of one slot per entry of ``options`` (each a list of slots, in
+    order), all different, that covers every slot in ``changed``; None if there is none."""
+    def walk(idx, taken):
+        if idx == len(options):
+            return [] if changed <= taken else None
+        for x in options[idx]:
+            if x not in taken:
+                rest = walk(idx + 1, taken | {x})
+                if rest is not None:
+                    return [x] + rest
+        return None
+    return walk(0, frozenset())

@@ -148,6 +148,116 @@ cdef class ToyRPS(State):
     cdef int observe_move_c(self, int move, int seat) noexcept nogil:
         return move if seat == self.d.h.current else self._moves
 
+    # -- observations (a live game): see the module docstring ---------------------------
+    def _round_points(self, list choices) -> list:
+        """The points each seat scores in a round with these choices (all known)."""
+        n = self.d.h.players
+        return [sum(1 for q in range(n) if q != p and beats(choices[p], choices[q]))
+                for p in range(n)]
+
+    def _observation(self, int seat, int move) -> str:
+        """The mover's choice in clear, another seat's as ``hidden``; the choice that ends a
+        round adds ``:scored=<points per seat>``, and ``:chose=<every choice>`` when the
+        choices stay on the table (``toy-rps``'s last round)."""
+        cdef ToyData* d = &self.d
+        cdef int n = d.h.players, p = d.h.current
+        cdef ToyRPS a
+        head = self.NAMES[move] if seat == p else "hidden"
+        if p + 1 < n:
+            return head
+        a = <ToyRPS>self.clone_c()
+        a.apply_c(move)
+        text = f"{head}:scored=" + ",".join(str(a.d.points[q] - d.points[q]) for q in range(n))
+        if a.d.h.terminal and a.d.choice[0] != self._moves + 1:
+            text += ":chose=" + ",".join(self.NAMES[a.d.choice[q]] for q in range(n))
+        return text
+
+    def _play_observation(self, str text) -> int:
+        cdef ToyData* d = &self.d
+        cdef int n = d.h.players, s = d.h.view_seat, cur = d.h.current, m = -1, code
+        if cur < 0:
+            raise ValueError("this view waits for chance to reveal a choice; it cannot follow "
+                             "observations")
+        head, sep, rest = text.partition(":")
+        names = ", ".join(self.NAMES)
+        if cur == s:
+            if head not in self.NAMES:
+                raise ValueError(f"seat {s} is to choose: its own choice is shown in clear "
+                                 f"({names}), not {head!r}")
+            m = code = self.NAMES.index(head)
+        elif head != "hidden":
+            if head in self.NAMES:
+                raise ValueError(f"{head!r} shows seat {cur}'s choice in clear: it is hidden "
+                                 f"from seat {s} (written hidden)")
+            raise ValueError(f"seat {cur} is to choose, hidden from seat {s}: expected "
+                             f"'hidden', not {head!r}")
+        else:
+            code = self._moves
+        choices = [d.choice[q] for q in range(n)]
+        choices[cur] = m if cur == s else self._moves
+        if cur + 1 < n:
+            if sep:
+                raise ValueError(f"seat {cur}'s choice does not end the round (seat {cur + 1} "
+                                 f"chooses next): nothing follows {head!r}")
+            d.choice[cur] = choices[cur]
+            d.h.current = cur + 1
+            d.h.ply += 1
+            d.h.hash = toy_hash(d)
+            return code
+        fields = rest.split(":") if sep else []
+        if not 1 <= len(fields) <= 2 or not fields[0].startswith("scored=") or (
+                len(fields) == 2 and not fields[1].startswith("chose=")):
+            raise ValueError(f"seat {cur}'s choice ends the round: expected "
+                             f"{head}:scored=<points per seat>[:chose=<every choice>]")
+        pts = fields[0][7:].split(",")
+        if len(pts) != n or not all(x.isascii() and x.isdigit() and len(x) < 3 for x in pts):
+            raise ValueError(f"{fields[0]!r}: expected the points of each of the {n} seats, "
+                             "separated by ,")
+        pts = [int(x) for x in pts]
+        shown = d.round + 1 == d.rounds and self._keeps_choices()
+        if shown != (len(fields) == 2):
+            raise ValueError("the last round's choices stay on the table: expected :chose=..."
+                             if shown else "the choices of this round are not shown (no :chose=)")
+        if shown:
+            chose = fields[1][6:].split(",")
+            if len(chose) != n or any(c not in self.NAMES for c in chose):
+                raise ValueError(f"{fields[1]!r}: expected the choice of each of the {n} seats "
+                                 f"({names}), separated by ,")
+            chose = [self.NAMES.index(c) for c in chose]
+            if chose[s] != choices[s]:
+                raise ValueError(f"{fields[1]!r}: seat {s} chose {self.NAMES[choices[s]]}")
+            if self._round_points(chose) != pts:
+                raise ValueError(f"{fields[0]!r}: those choices score "
+                                 f"{','.join(map(str, self._round_points(chose)))}")
+        else:
+            # some choices of the hidden seats that score these points
+            hidden = [q for q in range(n) if choices[q] == self._moves]
+            chose = None
+            total = 1
+            for q in hidden:
+                total *= self._moves
+            for k in range(total):
+                trial = choices[:]
+                for q in hidden:
+                    trial[q] = k % self._moves
+                    k //= self._moves
+                if self._round_points(trial) == pts:
+                    chose = trial
+                    break
+            if chose is None:
+                raise ValueError(f"{fields[0]!r}: no choices of the other seats score these "
+                                 f"points with seat {s}'s {self.NAMES[choices[s]]}")
+        for q in range(n):
+            d.choice[q] = chose[q]
+        d.h.ply += 1
+        self.resolve()
+        d.h.hash = toy_hash(d)
+        return code
+
+    def _keeps_choices(self) -> bool:
+        """Whether the last round's choices stay on the table once the game is over."""
+        return True
+
     # -- the Python side: options, text, knowledge --------------------------------------
     def _set_options(self, dict options):
         self.d.rounds = options["rounds"]
@@ -237,6 +347,12 @@ cdef class ToyPennies(ToyRPS):
     cdef void score_round_c(self) noexcept nogil:
         """Seat 0 scores if the two choices match, seat 1 if they differ."""
         self.d.points[0 if self.d.choice[0] == self.d.choice[1] else 1] += 1
+
+    def _round_points(self, list choices) -> list:
+        return [1, 0] if choices[0] == choices[1] else [0, 1]
+
+    def _keeps_choices(self) -> bool:
+        return False
 
     cdef void resolve(self) noexcept nogil:
         ToyRPS.resolve(self)
