@@ -27,6 +27,7 @@ nothing.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import secrets
@@ -447,6 +448,10 @@ def create_app(*, max_games: int = 16, idle_seconds: float = 1800.0, ai_delay: f
             if not isinstance(data, dict) or set(data) != {"move"}:
                 raise ApiError(400, "the body must be {\"move\": \"<notation>\"}")
             g.play(data["move"])
+            for _ in range(20):     # a quick AI (easy) answers within this request
+                if not g.running:
+                    break
+                await asyncio.sleep(0.005)
             return JSONResponse(g.payload(), headers={"Cache-Control": "no-store"})
         except ApiError as e:
             return error(e)

@@ -121,12 +121,12 @@
       renderGame(p.game, r.fields, { seat: p.seat, toMove: -1 }),
       h("h3", {}, "Replay"),
       h("div", { class: "replay-controls" },
-        h("button", { type: "button", onclick: () => showFrame(p, 0) }, "⏮"),
+        h("button", { type: "button", onclick: () => showFrame(p, 0) }, "first"),
         h("button", { type: "button", onclick: () => showFrame(p, replayAt - 1) }, "◀ back"),
         h("input", { type: "range", id: "replay-pos", min: 0, max: frames - 1, value: 0,
           oninput: (e) => showFrame(p, Number(e.target.value)) }),
         h("button", { type: "button", onclick: () => showFrame(p, replayAt + 1) }, "next ▶"),
-        h("button", { type: "button", onclick: () => showFrame(p, frames - 1) }, "⏭")),
+        h("button", { type: "button", onclick: () => showFrame(p, frames - 1) }, "last")),
       h("div", { id: "replay-frame" }),
       h("p", {}, h("a", { href: location.href }, "Play this deal again"), " · ", h("a", { href: "/" }, "New game")),
     ];
@@ -146,11 +146,11 @@
       if ($("result").hidden) {
         $("result").replaceChildren(...resultBox(p));
         $("result").hidden = false;
-        showFrame(p, p.result.replay.length - 1);
+        showFrame(p, 0);
       }
       return;
     }
-    if (!p.your_turn && !p.error) schedule(p.thinking ? 200 : 120);
+    if (!p.your_turn && !p.error) schedule(p.thinking ? 200 : 60);
   }
 
   // The page going away closes the game: the server stops the AI's search.
