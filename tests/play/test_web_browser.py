@@ -135,10 +135,20 @@ def play_whole_game(app, base, page, game, players, seat, seed):
     return moves
 
 
-@pytest.mark.parametrize("game", [
-    pytest.param(g, marks=pytest.mark.skipif(not observations_ready(g),
-                                             reason=f"{g}: observations not implemented yet"))
-    for g in catsearch.GAMES])
+#: the long games (hundreds of moves) play in the slow tier; the fast tier's browser tests
+#: take about 15 s
+SLOW_GAMES = ("the-cat", "cat-earth")
+
+
+def browser_games():
+    for g in catsearch.GAMES:
+        marks = [pytest.mark.slow] if g in SLOW_GAMES else []
+        if not observations_ready(g):
+            marks.append(pytest.mark.skip(reason=f"{g}: observations not implemented yet"))
+        yield pytest.param(g, marks=marks)
+
+
+@pytest.mark.parametrize("game", list(browser_games()))
 def test_whole_game_in_chromium(server, page, game):
     app, base = server
     moves = play_whole_game(app, base, page, game, players=PLAYERS[game], seat=1, seed=11)
