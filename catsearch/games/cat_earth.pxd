@@ -27,6 +27,13 @@ ctypedef struct CEData:
     int alive                      # bitmask of seats still in
     int winners                    # bitmask of the winners once the game is over
     int setup_random               # option setup="random"
+    # what every seat remembers of the last reshuffle (all 0 before the first one): the
+    # pile that became the deck, by type, and each seat's draws since, by type (CE_UNK: an
+    # unknown card, in a view). Not in a full state's notation nor in its hash (a view's
+    # notation and hash hold it): see docs/rules/cat-earth.rst, "Hidden information".
+    unsigned char pile[13]
+    unsigned char fresh[4][13]
+    int pile_total
 
 
 cdef class CatEarth(State):

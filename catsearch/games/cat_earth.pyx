@@ -34,6 +34,8 @@ int          move                                             text
 
 Cat ``k`` is the k-th cat in square order (a1 first); in text it is named by its square.
 """
+import re
+
 from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 
@@ -179,6 +181,14 @@ for _s in range(49):
     Z_SQ[_s][0] = 0
 Z_PEND[0] = 0
 Z_WIN[0] = 0
+# Keys of what a view remembers of the last reshuffle (hashed in views only).
+cdef uint64_t Z_PILE[13][41]        # type (or unknown), count before adding
+cdef uint64_t Z_FRESH[4][13][41]    # seat, type (or unknown), count before adding
+cdef uint64_t* _KTABLES[2]
+cdef Py_ssize_t _KBYTES[2]
+_KTABLES[:] = [&Z_PILE[0][0], &Z_FRESH[0][0][0]]
+_KBYTES[:] = [sizeof(Z_PILE), sizeof(Z_FRESH)]
+fill_tables(_KTABLES, _KBYTES, 2, 0x4345_0101)
 
 
 # -- small mutators that keep the hash in step -------------------------------------------
@@ -198,6 +208,19 @@ cdef inline void discard_card(CEData* d, int p, int t) noexcept nogil:
     holds no known t: the discard shows what was played)."""
     card_out(&d.h.hash, &Z_HAND[p][0][0], 8, d.hand[p], &d.hand_size[p], t, CE_UNK)
     count_up(&d.h.hash, Z_DISC[t], &d.discard[t])
+
+cdef inline void know_up(CEData* d, const uint64_t* keys, unsigned char* count) noexcept nogil:
+    """One more in a counter of the reshuffle memory (hashed only in a view)."""
+    if d.h.view_seat >= 0:
+        count_up(&d.h.hash, keys, count)
+    else:
+        count[0] += 1
+
+cdef inline void know_down(CEData* d, const uint64_t* keys, unsigned char* count) noexcept nogil:
+    if d.h.view_seat >= 0:
+        count_down(&d.h.hash, keys, count)
+    else:
+        count[0] -= 1
 
 cdef inline void set_phase(CEData* d, int ph) noexcept nogil:
     set_value(&d.h.hash, Z_PHASE, &d.phase, ph)
@@ -397,6 +420,16 @@ cdef void reshuffle(CEData* d) noexcept nogil:
         m += d.discard[t]
     if m == 0:
         return
+    # the memory of the reshuffle: this pile (public), nobody has drawn from it yet
+    for t in range(CE_UNK + 1):
+        while d.pile[t] > 0:
+            know_down(d, Z_PILE[t], &d.pile[t])
+        for c in range(d.h.players):
+            while d.fresh[c][t] > 0:
+                know_down(d, Z_FRESH[c][t], &d.fresh[c][t])
+        for c in range(d.discard[t]):
+            know_up(d, Z_PILE[t], &d.pile[t])
+    d.pile_total = m
     i = CE_CARDS - m
     for t in range(CE_UNK + 1):
         for c in range(d.discard[t]):
@@ -424,6 +457,8 @@ cdef inline void draw(CEData* d, int p) noexcept nogil:
     d.h.hash ^= Z_DECK[d.deck_top][card]
     d.deck_top += 1
     hand_add(d, p, card)
+    if d.pile_total:
+        know_up(d, Z_FRESH[p][card], &d.fresh[p][card])
     if d.deck_top == CE_CARDS:
         reshuffle(d)
 
@@ -666,6 +701,77 @@ cdef void unseen_counts(CEData* d, int seat, int* cnt) noexcept nogil:
                     cnt[t] -= 1
 
 
+cdef bint deck_bound(CEData* d, int seat, const int* cnt, int* m, int g) noexcept nogil:
+    """After a reshuffle: m[t] = the cards of type t that may be in the deck for ``seat``
+    (those of the pile it has not drawn itself, at most its unseen ``cnt[t]``). True when
+    that bounds the deck (some m[t] < cnt[t]) and ``g`` cards fit in it; False when the
+    deck is just unseen cards (no reshuffle yet, or nothing to tell)."""
+    cdef int t, kk, total = 0
+    cdef bint bound = False
+    if not d.pile_total or d.pile[CE_UNK]:
+        return False
+    for t in range(CE_TYPES):
+        kk = d.pile[t] - d.fresh[seat][t]
+        if kk < 0:
+            kk = 0
+        m[t] = kk if kk < cnt[t] else cnt[t]
+        if m[t] < cnt[t]:
+            bound = True
+        total += m[t]
+    return bound and total >= g
+
+
+cdef void redeal_fresh(CEData* d, int seat, Rng* rng) noexcept nogil:
+    """A determinization's other seats' draws since the reshuffle: the pile's cards that are
+    neither in the (dealt) deck nor drawn by ``seat``, in the counts each seat drew. If the
+    memory cannot be made whole (unknown cards in it: a view searched forward), it is
+    forgotten."""
+    cdef int f[CE_TYPES]
+    cdef unsigned char pool[40]
+    cdef int t, p, i, n, c, want = 0, have = 0
+    cdef bint ok = d.pile[CE_UNK] == 0 and d.fresh[seat][CE_UNK] == 0
+    for t in range(CE_TYPES):
+        f[t] = d.pile[t] - d.fresh[seat][t]
+    for i in range(d.deck_top, CE_CARDS):
+        f[d.deck[i]] -= 1
+    for t in range(CE_TYPES):
+        if f[t] < 0:
+            ok = False
+        have += f[t]
+    for p in range(d.h.players):
+        if p != seat:
+            for t in range(CE_UNK + 1):
+                want += d.fresh[p][t]
+    if not ok or want != have:
+        memset(d.pile, 0, sizeof(d.pile))
+        memset(d.fresh, 0, sizeof(d.fresh))
+        d.pile_total = 0
+        return
+    n = shuffled_pool(f, CE_TYPES, pool, rng)
+    i = 0
+    for p in range(d.h.players):
+        if p != seat:
+            c = 0
+            for t in range(CE_UNK + 1):
+                c += d.fresh[p][t]
+                d.fresh[p][t] = 0
+            while c > 0 and i < n:
+                d.fresh[p][pool[i]] += 1
+                i += 1
+                c -= 1
+
+
+cdef void reveal_card(CEData* d, int p, int t) noexcept nogil:
+    """In a view: one unknown card of seat p is of type t (a chance outcome, or the seat's
+    own draw told by an observation); if it is the view seat's own unknown draw since the
+    reshuffle, the memory of its draws learns it too."""
+    card_out(&d.h.hash, &Z_HAND[p][0][0], 8, d.hand[p], &d.hand_size[p], CE_UNK, CE_UNK)
+    hand_add(d, p, t)
+    if p == d.h.view_seat and d.fresh[p][CE_UNK] > 0:
+        know_down(d, Z_FRESH[p][CE_UNK], &d.fresh[p][CE_UNK])
+        know_up(d, Z_FRESH[p][t], &d.fresh[p][t])
+
+
 cdef double pos_value(CEData* d, int p, int* thr) noexcept nogil:
     """The heuristic's view of a position for seat p: its houses minus half its threatened
     houses, against the mean of the other seats still in; a win or a loss dominates."""
@@ -693,7 +799,7 @@ cdef double pos_value(CEData* d, int p, int* thr) noexcept nogil:
 SPEC = GameSpec(
     id="cat-earth", name="Cat Earth", size=sizeof(CEData), moves=CE_MOVES,
     notation=("players", "phase", "turn", "round", "played", "pending", "board", "hands",
-              "deck", "discard", "winners", "rng", "setup?", "view?"),
+              "deck", "discard", "winners", "rng", "setup?", "pile?", "fresh?", "view?"),
     options=(Option("setup", SETUPS, "moves",
                     doc="moves: houses and trees are placed by moves; random: at random"),))
 
@@ -735,6 +841,11 @@ cdef class CatEarth(State):
         for t in range(CE_UNK + 1):
             z ^= count_key(Z_DISC[t], d.discard[t])
         z ^= Z_PHASE[d.phase] ^ Z_PLAYED[d.played] ^ Z_PEND[d.pending] ^ Z_ROUND[d.round]
+        if d.h.view_seat >= 0:
+            for t in range(CE_UNK + 1):
+                z ^= count_key(Z_PILE[t], d.pile[t])
+                for p in range(d.h.players):
+                    z ^= count_key(Z_FRESH[p][t], d.fresh[p][t])
         return z ^ Z_WIN[d.winners]
 
     cdef void scores_c(self, double* out) noexcept nogil:
@@ -764,8 +875,16 @@ cdef class CatEarth(State):
 
     cdef void hide_c(self, int seat) noexcept nogil:
         cdef CEData* d = &self.d
+        cdef int p, t
         hide_cards(&d.h, seat, &d.hand[0][0], CE_UNK + 1, CE_TYPES, CE_UNK, d.deck + d.deck_top,
                    CE_CARDS - d.deck_top)
+        # of the reshuffle, the seat remembers the pile and its own draws since; it saw how
+        # many cards each other seat drew, not which
+        for p in range(d.h.players):
+            if p != seat:
+                for t in range(CE_TYPES):
+                    d.fresh[p][CE_UNK] += d.fresh[p][t]
+                    d.fresh[p][t] = 0
         d.h.hash = self.compute_hash_c()
 
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
@@ -773,16 +892,33 @@ cdef class CatEarth(State):
         cdef unsigned char pool[40]
         cdef unsigned char size
         cdef int cnt[CE_TYPES]
-        cdef int n, i
-        # everything `seat` has not seen, dealt at random into the places it cannot see
+        cdef int m[CE_TYPES]
+        cdef int n, i, j, t, k = CE_CARDS - d.deck_top
+        # everything `seat` has not seen
         unseen_counts(d, seat, cnt)
-        n = shuffled_pool(cnt, CE_TYPES, pool, rng)
-        i = redeal_hands(&d.hand[0][0], CE_UNK + 1, d.hand_size, d.h.players, seat, CE_UNK, pool,
-                         0, n)
-        # unknown cards in the discard pile (a view played on): the pile as a hand of its own
-        size = d.discard[CE_UNK]
-        i = redeal_hand(d.discard, &size, CE_UNK + 1, CE_UNK, True, pool, i, n)
-        redeal_run(d.deck + d.deck_top, CE_CARDS - d.deck_top, pool, i, n)
+        if deck_bound(d, seat, cnt, m, k):
+            # after a reshuffle: the deck is k cards of the pile the seat has not drawn
+            # itself (and has not seen elsewhere), the other places get the rest
+            n = shuffled_pool(m, CE_TYPES, pool, rng)
+            for j in range(k):
+                d.deck[d.deck_top + j] = pool[j]
+                cnt[pool[j]] -= 1
+            n = shuffled_pool(cnt, CE_TYPES, pool, rng)
+            i = redeal_hands(&d.hand[0][0], CE_UNK + 1, d.hand_size, d.h.players, seat, CE_UNK,
+                             pool, 0, n)
+            size = d.discard[CE_UNK]
+            i = redeal_hand(d.discard, &size, CE_UNK + 1, CE_UNK, True, pool, i, n)
+        else:
+            # dealt at random into the places it cannot see
+            n = shuffled_pool(cnt, CE_TYPES, pool, rng)
+            i = redeal_hands(&d.hand[0][0], CE_UNK + 1, d.hand_size, d.h.players, seat, CE_UNK,
+                             pool, 0, n)
+            # unknown cards in the discard pile (a view played on): the pile as a hand of its own
+            size = d.discard[CE_UNK]
+            i = redeal_hand(d.discard, &size, CE_UNK + 1, CE_UNK, True, pool, i, n)
+            redeal_run(d.deck + d.deck_top, CE_CARDS - d.deck_top, pool, i, n)
+        if d.pile_total:
+            redeal_fresh(d, seat, rng)
         as_full(&d.h, rng)
         d.h.hash = self.compute_hash_c()
 
@@ -863,22 +999,193 @@ cdef class CatEarth(State):
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
         cdef CEData* d = &self.d
         cdef int cnt[CE_TYPES]
+        cdef int m[CE_TYPES]
+        cdef int s = d.h.view_seat, g, t, k = 0, msum = 0
+        cdef long long num, den = 0
         if d.h.terminal or d.phase < PH_PLAY or d.hand[d.h.current][CE_UNK] == 0:
             return 0
         unseen_counts(d, NO_SEAT, cnt)
+        if s >= 0 and d.pile_total:
+            # after a reshuffle, the deck and the seat's own unknown draws since are cards of
+            # the pile the seat has not drawn; the other unknown cards are the rest
+            g = CE_CARDS - d.deck_top + d.fresh[s][CE_UNK]
+            if deck_bound(d, s, cnt, m, g):
+                for t in range(CE_TYPES):
+                    msum += m[t]
+                if d.h.current == s and d.fresh[s][CE_UNK] > 0:
+                    return chance_from_counts(m, CE_TYPES, outcomes, weights)
+                for t in range(CE_TYPES):
+                    den += <long long>cnt[t] * msum - <long long>g * m[t]
+                if den > 0:
+                    for t in range(CE_TYPES):
+                        num = <long long>cnt[t] * msum - <long long>g * m[t]
+                        if num > 0:
+                            outcomes[k] = t
+                            weights[k] = num / <double>den
+                            k += 1
+                    return k
         return chance_from_counts(cnt, CE_TYPES, outcomes, weights)
 
     cdef void apply_chance_c(self, int t) noexcept nogil:
         cdef CEData* d = &self.d
         cdef int p = d.h.current
-        card_out(&d.h.hash, &Z_HAND[p][0][0], 8, d.hand[p], &d.hand_size[p], CE_UNK, CE_UNK)
-        hand_add(d, p, t)
+        reveal_card(d, p, t)
 
     def _set_options(self, dict options):
         """``setup``: ``"moves"`` (default): houses and trees are placed by moves; ``"random"``:
         they are placed at random, legally, from the state's generator, and the game starts
         with seat 0's first turn."""
         self.d.setup_random = options["setup"] == "random"
+
+    def dealt_from(self, int seat) -> dict:
+        """The locations that :meth:`determinize` for ``seat`` deals from fewer cards than
+        the seat has not seen, each with those cards (type order). After a reshuffle the deck
+        is dealt, uniformly, from the cards of the reshuffled pile that the seat has not
+        drawn itself and has not seen elsewhere; before, nothing is narrower (``{}``)."""
+        self._check_seat(seat)
+        cdef CEData* d = &self.d
+        cdef int cnt[CE_TYPES]
+        cdef int m[CE_TYPES]
+        unseen_counts(d, seat, cnt)
+        if not deck_bound(d, seat, cnt, m, CE_CARDS - d.deck_top):
+            return {}
+        return {"deck": "".join(CARD_CHARS[t] * m[t] for t in range(CE_TYPES))}
+
+    # -- observations (see docs/rules/cat-earth.rst, "Observations") ---------------------
+    def _hands(self):
+        d = &self.d
+        return [[d.hand[p][t] for t in range(CE_UNK + 1)] for p in range(d.h.players)]
+
+    def _effects(self, int move):
+        """What ``move`` does that a seat may see: ``(after, out, dumped, drawn)``: the state
+        after it, the seats it puts out, the cards of theirs that go face up (type counts,
+        CE_UNK for unknown ones) and, per seat, the cards drawn (type counts)."""
+        cdef CatEarth after = <CatEarth>self.clone_c()
+        cdef CEData* d = &self.d
+        cdef int p = d.h.current
+        before = self._hands()
+        played = -1
+        if M_PATH <= move < M_DISC:
+            played = ((move - M_PATH) >> 4 if move < M_TELE else TP if move < M_NIP
+                      else CN if move < M_SWAP else HS)
+        elif M_DISC <= move < M_END:
+            played = move - M_DISC
+        if played >= 0:   # the card leaves the hand as card_out takes it
+            before[p][played if before[p][played] else CE_UNK] -= 1
+        after.apply_c(move)
+        out = [q for q in range(d.h.players) if d.alive >> q & 1 and not after.d.alive >> q & 1]
+        dumped = [0] * 13
+        for q in out:
+            for t in range(CE_UNK + 1):
+                dumped[t] += before[q][t]
+        now = after._hands()
+        drawn = [[0] * 13 if q in out else [now[q][t] - before[q][t] for t in range(13)]
+                 for q in range(d.h.players)]
+        return after, out, dumped, drawn
+
+    def _observation(self, int seat, int move) -> str:
+        """``<move>`` ``!<cards>`` (the hands of players put out, face up) ``+<seat><cards>``
+        per seat that drew (its own cards for ``seat``, ``?`` for another seat's)."""
+        after, out, dumped, drawn = self._effects(move)
+        text = self._move_to_str(move)
+        if sum(dumped):
+            text += "!" + "".join(CARD_CHARS[t] * dumped[t] for t in range(CE_TYPES))
+        for q in range(self.d.h.players):
+            k = sum(drawn[q])
+            if k:
+                text += f"+{q}" + ("".join(CARD_CHARS[t] * drawn[q][t] for t in range(CE_TYPES))
+                                   if q == seat else "?" * k)
+        return text
+
+    def _play_observation(self, str text) -> int:
+        cdef CEData* d = &self.d
+        cdef int s = d.h.view_seat, n = d.h.players, p = d.h.current
+        cdef int cnt[CE_TYPES]
+        cdef int m[CE_TYPES]
+        cdef int t, q, k
+        got = _OBSERVATION.fullmatch(text)
+        if got is None:
+            raise ValueError(f"{text!r} is no cat-earth observation: expected <move>, then "
+                             f"!<cards> for the hands of players put out, then +<seat><cards> "
+                             f"per seat that drew (cards {CARD_CHARS[:CE_TYPES]}, ? for another "
+                             f"seat's card), e.g. FF:d4N, end+1?, end+0T")
+        move = self._str_to_move(got.group(1))
+        if move not in self.legal_moves():
+            raise ValueError(f"{got.group(1)!r} is not a legal move for seat {p} here")
+        after, out, dumped, drawn = self._effects(move)
+        # the hands of players put out, face up
+        shown = got.group(2)[1:] if got.group(2) else ""
+        if len(shown) != sum(dumped):
+            raise ValueError(f"the move puts out seat(s) {out or 'none'}, whose "
+                             f"{sum(dumped)} card(s) go face up; the observation shows "
+                             f"{len(shown)}")
+        seen = [0] * 13
+        for ch in shown:
+            seen[CARD_CHARS.index(ch)] += 1
+        for t in range(CE_TYPES):
+            if seen[t] < dumped[t]:
+                raise ValueError(f"seat {s} knows that a {CARD_LONG[t]} goes face up here; "
+                                 f"the observation shows {shown!r}")
+        # each seat's draws: its own in clear, another's unknown
+        groups = {}
+        for g in re.findall(r"\+([0-3])([^+]*)", got.group(3)):
+            q = int(g[0])
+            if q in groups or q >= n:
+                raise ValueError(f"seat {q}'s draw is given twice or does not exist")
+            groups[q] = g[1]
+        for q in range(n):
+            k = sum(drawn[q])
+            cards = groups.get(q, "")
+            if len(cards) != k:
+                raise ValueError(f"seat {q} draws {k} card(s) on this move; the observation "
+                                 f"gives {len(cards)}")
+            if k and q == s and "?" in cards:
+                raise ValueError(f"seat {s} sees the card(s) it draws; the observation gives "
+                                 f"{cards!r}")
+            if k and q != s and cards != "?" * k:
+                raise ValueError(f"seat {q}'s draw {cards!r} is not for seat {s} to see (this "
+                                 f"is seat {q}'s observation)")
+        # the cards put out become known before they go face up: the mover's card first
+        rest = [seen[t] - dumped[t] for t in range(CE_TYPES)]
+        for q in out:
+            if q == p and M_PATH <= move < M_END and move < M_DISC:
+                t = ((move - M_PATH) >> 4 if move < M_TELE else TP if move < M_NIP
+                     else CN if move < M_SWAP else HS)
+                if d.hand[p][t] == 0:
+                    d.hand[p][CE_UNK] -= 1
+                    d.hand[p][t] += 1
+            for t in range(CE_TYPES):
+                while d.hand[q][CE_UNK] and rest[t] and not (q == p and d.hand[q][CE_UNK] == 0):
+                    d.hand[q][CE_UNK] -= 1
+                    d.hand[q][t] += 1
+                    rest[t] -= 1
+        self.apply_c(move)
+        mine = groups.get(s, "")
+        if d.hand[s][CE_UNK] < len(mine):
+            raise ValueError(f"seat {s} holds {d.hand[s][CE_UNK]} unknown card(s) after the "
+                             f"move, not the {len(mine)} it drew")
+        for ch in mine:
+            reveal_card(d, s, CARD_CHARS.index(ch))
+        # nothing shown may exceed the cards the seat has not seen
+        unseen_counts(d, NO_SEAT, cnt)
+        for t in range(CE_TYPES):
+            if cnt[t] < 0:
+                raise ValueError(f"more {CARD_LONG[t]} cards than the game has would be known "
+                                 f"to seat {s}")
+        if d.pile_total and not d.pile[CE_UNK]:
+            for t in range(CE_TYPES):
+                if d.fresh[s][t] > d.pile[t]:
+                    raise ValueError(f"seat {s} cannot draw a {CARD_LONG[t]}: the deck was "
+                                     f"reshuffled from a pile with {d.pile[t]}, all drawn")
+            unseen_counts(d, s, cnt)
+            k = 0
+            for t in range(CE_TYPES):
+                k += min(cnt[t], max(0, d.pile[t] - d.fresh[s][t]))
+            if k < CE_CARDS - d.deck_top:
+                raise ValueError(f"the deck's {CE_CARDS - d.deck_top} cards cannot come from "
+                                 f"the reshuffled pile after these draws")
+        d.h.hash = self.compute_hash_c()
+        return move
 
     # -- Python API: text ---------------------------------------------------------------
     def _cat_ref(self, int k):
@@ -978,7 +1285,9 @@ cdef class CatEarth(State):
         ``T`` a tree, ``C`` a cat); ``hands``: each seat's cards (``-`` none), seats separated
         by ``/``; ``deck``: top card first; ``discard``: the face-up pile, by type;
         ``played``: cards played this turn; ``pending``: cats waiting for d4 to empty;
-        ``winners``: once the game is over; ``setup=random`` for that option.
+        ``winners``: once the game is over; ``setup=random`` for that option; after the
+        first reshuffle, ``pile`` (its cards) and ``fresh`` (each seat's draws since; ``?``
+        for another seat's in a view): what the seats remember of it.
         """
         d = &self.d
         return {
@@ -993,7 +1302,18 @@ cdef class CatEarth(State):
             "discard": "".join(CARD_CHARS[t] * d.discard[t] for t in range(CE_UNK + 1)) or "-",
             "winners": ",".join(str(p) for p in range(d.h.players) if d.winners >> p & 1) or "-",
             "setup": "random" if d.setup_random else None,
+            "pile": self._pile_str() if d.pile_total else None,
+            "fresh": ("/".join(self._fresh_str(p) or "-" for p in range(d.h.players))
+                      if d.pile_total else None),
         }
+
+    def _pile_str(self):
+        d = &self.d
+        return "".join(CARD_CHARS[t] * d.pile[t] for t in range(CE_UNK + 1))
+
+    def _fresh_str(self, int p):
+        d = &self.d
+        return "".join(CARD_CHARS[t] * d.fresh[p][t] for t in range(CE_UNK + 1))
 
     def cards(self) -> dict:
         d = &self.d
@@ -1224,10 +1544,70 @@ cdef class CatEarth(State):
                         raise f.error(ph, "a player discards only when holding more than 4 cards "
                                       "after playing none")
                 d.h.current = cur
+        self._read_pile(f)
 
+    def _read_pile(self, f):
+        """The memory of the last reshuffle: ``pile`` and ``fresh`` (both or neither)."""
+        cdef CEData* d = &self.d
+        cdef int n = d.h.players, s = d.h.view_seat
+        cdef int cnt[CE_TYPES]
+        cdef int m[CE_TYPES]
+        cdef int i
+        if "pile" not in f and "fresh" not in f:
+            return
+        key = "pile" if "pile" in f else "fresh"
+        if "pile" not in f or "fresh" not in f:
+            raise f.error(f[key], "pile= and fresh= come together")
+        if d.phase < PH_PLAY:
+            raise f.error(f[key], "there is no reshuffle during setup")
+        counts = [0] * 13
+        pile = f.cards("pile", f["pile"].value, 0, CARD_CHARS, counts, unknown=s >= 0)
+        if not pile:
+            raise f.error(f["pile"], "the reshuffled pile holds at least one card")
+        for t in range(CE_UNK + 1):
+            if t < CE_TYPES and counts[t] > COMP[t]:
+                raise f.error(f["pile"], f"{counts[t]} {CARD_LONG[t]} cards, but the game has "
+                              f"{COMP[t]}")
+            d.pile[t] = counts[t]
+        d.pile_total = len(pile)
+        drawn = 0
+        for p, (part, off) in enumerate(f.parts("fresh", n, "/", "seats")):
+            counts = [0] * 13
+            cards = f.cards("fresh", part, off, CARD_CHARS, counts, unknown=s >= 0)
+            for t in range(CE_UNK + 1):
+                d.fresh[p][t] = counts[t]
+                if t < CE_TYPES and counts[t] > d.pile[t] + d.pile[CE_UNK]:
+                    raise f.error(f["fresh"], f"seat {p} drew {counts[t]} {CARD_LONG[t]} since the "
+                                  f"reshuffle; the pile had {d.pile[t]}", off, len(part) or 1)
+            drawn += len(cards)
+        k = CE_CARDS - d.deck_top
+        if drawn + k != d.pile_total:
+            raise f.error(f["fresh"], f"{drawn} cards drawn since the reshuffle and {k} in the "
+                          f"deck, but the pile had {d.pile_total}")
+        if s < 0:
+            for t in range(CE_TYPES):
+                k = sum(d.fresh[p][t] for p in range(n))
+                for i in range(d.deck_top, CE_CARDS):
+                    k += d.deck[i] == t
+                if k != d.pile[t]:
+                    raise f.error(f["pile"], f"the pile had {d.pile[t]} {CARD_LONG[t]}, but the "
+                                  f"deck and the draws since hold {k}")
+            return
+        k = CE_CARDS - d.deck_top
+        unseen_counts(d, s, cnt)
+        total = 0
+        for t in range(CE_TYPES):
+            kk = max(0, d.pile[t] - d.fresh[s][t]) if not d.pile[CE_UNK] else cnt[t]
+            total += min(kk, cnt[t])
+        if total < k:
+            raise f.error(f["pile"], f"the deck's {k} cards cannot come from this pile: seat {s} "
+                          f"has seen all but {total} of it")
 
 
 register(CatEarth)
+
+# <move>, then !<cards> (hands put out, face up), then +<seat><cards> per seat that drew
+_OBSERVATION = re.compile(r"([A-Za-z0-9:\-]+)(![1-9TNS]+)?((?:\+[0-3][1-9TNS?]+)*)")
 
 
 cdef bint _tree_placement_ok(CEData* d, int sq):

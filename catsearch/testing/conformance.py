@@ -330,7 +330,8 @@ def _chi2_critical(df: int) -> float:
 
 
 def _check_uniform(ck: _Checker, st: State, draws: int) -> None:
-    """A seat's first hidden location is dealt from the cards it has not seen, uniformly."""
+    """A seat's first hidden location is dealt from the cards it has not seen, uniformly (or
+    from the narrower pool the game names for it with ``dealt_from(seat)``, if it has one)."""
     ck.at(0, None, st.ply, st)
     seat = st.current_player if not st.is_terminal() else 0
     knowledge, cards = st.knowledge(), st.cards()
@@ -339,6 +340,11 @@ def _check_uniform(ck: _Checker, st: State, draws: int) -> None:
         return
     loc = hidden[0]
     pool = _multiset(cards) - _multiset({k: v for k, v in cards.items() if seat in knowledge[k]})
+    # a game that knows more than its locations tell (Cat Earth's deck after a reshuffle:
+    # its composition is known) names the narrower pool a location is dealt from
+    narrower = getattr(st, "dealt_from", None)
+    if narrower is not None and loc in narrower(seat):
+        pool = collections.Counter(narrower(seat)[loc])
     total = sum(pool.values())
     seen: collections.Counter = collections.Counter()
     for i in range(draws):

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import catsearch
-from catsearch import IllegalMoveError, InvalidMoveError, NotationError
+from catsearch import IllegalMoveError, InvalidMoveError, NotationError, ObservationError
+from catsearch.testing import check_observations
 
 GAME = "cat-earth"
 DECK = "1111" "222222" "3333" "444" "555" "66" "77" "88" "99" "TTTT" "NNNN" "SSSS"
@@ -719,3 +720,186 @@ def test_evaluate_favours_more_houses():
     st = make(board, ["1", "", ""])
     ev = st.evaluate()
     assert ev[0] > ev[1] and ev[0] > ev[2]
+
+
+# -- observations: what each seat sees of a move (docs/rules/cat-earth.rst, "Observations") ---
+
+def observe_all(st, views, move):
+    """Play ``move`` (text) on ``st`` and on every seat's view by its observation; check the
+    law (each view is ``st.view(seat)`` again) and return the observations, per seat."""
+    m = st.str_to_move(move)
+    texts = [st.observation(s, m) for s in range(st.players)]
+    st.play(m)
+    for s, v in enumerate(views):
+        assert v.play_observation(texts[s]) == m
+        assert v.to_text() == st.view_text(s) and v.hash == st.view(s).hash
+        assert v.hash == v.recompute_hash()
+    return texts
+
+
+def test_observations_of_setup_moves_and_the_deal():
+    st = catsearch.new_game(GAME, 3, seed=5)
+    views = [st.view(s) for s in range(3)]
+    assert observe_all(st, views, "H:d1") == ["H:d1"] * 3      # public: the move's own text
+    while st.cards()["hand0"] == "":
+        last = st.move_to_str(st.legal_moves()[0])
+        texts = observe_all(st, views, last)
+    # the last tree deals 2 cards each, and seat 0 draws its first card: each seat sees its own
+    hands = [st.cards()[f"hand{p}"] for p in range(3)]
+    assert texts == [f"{last}+0{hands[0]}+1??+2??", f"{last}+0???+1{hands[1]}+2??",
+                     f"{last}+0???+1??+2{hands[2]}"]
+
+
+def test_observations_of_plays_ends_and_discards():
+    st = make(OPEN, ["12", "34", "T"])          # the deck: every other card, in type order
+    views = [st.view(s) for s in range(3)]
+    assert observe_all(st, views, "F:d4N") == ["F:d4N"] * 3       # a card play: all public
+    # end: seat 1 draws the deck's top card (F); only seat 1 sees which
+    assert observe_all(st, views, "end") == ["end+1?", "end+11", "end+1?"]
+    st = make(OPEN, ["12345", "6", "T"])
+    views = [st.view(s) for s in range(3)]
+    assert observe_all(st, views, "end") == ["end"] * 3            # 5 cards: discard next
+    assert observe_all(st, views, "x:FF") == ["x:FF+1?", "x:FF+11", "x:FF+1?"]
+
+
+def test_observation_of_an_elimination_shows_the_hand_face_up():
+    board = b3(".......", ".2.....", "...C001", ".......", "..2....")
+    st = make(board, ["11", "25", "34"])
+    views = [st.view(s) for s in range(3)]
+    # seat 1's last house falls off: its hand goes face up, for everyone
+    assert observe_all(st, views, "F:d4E") == ["F:d4E!25"] * 3
+    assert views[2].cards()["discard"] == "125"
+
+
+def test_observation_of_the_draw_that_reshuffles():
+    st = reshuffle_position("C......")
+    pile = st.cards()["discard"]
+    views = [st.view(s) for s in range(3)]
+    assert observe_all(st, views, "end") == ["end+1?", "end+11", "end+1?"]
+    # every view remembers the pile that became the deck; nobody has drawn from it yet
+    for v in views:
+        assert field(v, "pile") == pile and field(v, "fresh") == "-/-/-"
+    assert observe_all(st, views, "end") == ["end+2?", "end+2?", "end+2" + st.cards()["hand2"]]
+    assert field(views[2], "fresh") == f"-/-/{st.cards()['hand2']}"
+    assert field(views[0], "fresh") == "-/-/?"
+
+
+@pytest.mark.parametrize("seat,text,why", [
+    (0, "", "no observation"),
+    (0, "nonsense!", "no observation"),
+    (0, "FF:d4Q", "no move"),
+    (0, "FFF:d4N", "seat 0 holds no FFF"),
+    (0, "end+11", "names the card seat 1 drew"),
+    (0, "end+1T", "names a card seat 1 drew"),
+    (1, "end+1?", "seat 1 sees its own draw"),
+    (1, "end", "seat 1's draw is missing"),
+    (1, "end+1N", "every Cat Nip is already face up"),
+    (1, "end+11+2?", "seat 2 draws nothing"),
+    (1, "end+111", "seat 1 draws one card"),
+    (2, "F:d4N!1", "nobody is put out"),
+])
+def test_bad_observations_leave_the_view_unchanged(seat, text, why):
+    st = make(OPEN, ["12", "34", "T"], discard="NNNN")
+    v = st.view(seat)
+    before = (v.to_text(), v.hash)
+    with pytest.raises(ObservationError):
+        v.play_observation(text)
+    assert (v.to_text(), v.hash) == before
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_law_of_observations(players):
+    report = check_observations(GAME, players, games=2, seed=3)
+    assert report["observations"] == players * report["moves"] and report["leak_checks"] > 0
+
+
+# -- the memory of the last reshuffle ---------------------------------------------------------
+
+def reshuffled_2p():
+    """2 players: seat 0 ends with F last in the deck; seat 1 draws it and the discard pile
+    (every card but seat 0's FF and that F) becomes the new deck."""
+    board = b4(".......", ".1.....", "...C...", ".0.....", ".......")
+    left = collections.Counter(DECK) - collections.Counter("21")
+    discard = "".join(sorted(left.elements(), key=DECK.index))
+    st = make(board, ["2", ""], players=2, deck="1", discard=discard)
+    st.play("end")
+    return st, discard
+
+
+def test_a_reshuffle_is_remembered_in_views_and_full_states():
+    st, pile = reshuffled_2p()
+    assert field(st, "pile") == pile and field(st, "fresh") == "-/-"
+    check(st)
+    v = st.view(0)
+    assert field(v, "pile") == pile and catsearch.from_text(GAME, v.to_text()) == v
+    # before any reshuffle there is nothing to remember: the notation is unchanged
+    assert "pile=" not in make(OPEN, ["12", "34", "T"]).to_text()
+
+
+def test_determinize_deals_the_deck_from_the_reshuffled_pile():
+    st, pile = reshuffled_2p()
+    # the deck is the pile: seat 0 knows that seat 1 holds the F it drew before
+    for seed in range(30):
+        d = st.view(0).determinize(0, seed=seed)
+        assert d.cards()["hand1"] == "1"
+        assert sorted(d.cards()["deck"]) == sorted(pile)
+        assert d.view_text(0) == st.view_text(0)
+    assert st.view(0).chance_outcomes() == [(0, 1.0)]       # seat 1's card, seen by seat 0
+    assert st.dealt_from(0) == {"deck": pile}
+    # a view that forgot the reshuffle (no pile=, fresh=) deals seat 1 anything
+    forgot = catsearch.from_text(GAME, " ".join(
+        t for t in st.view_text(0).split() if not t.startswith(("pile=", "fresh="))))
+    assert {forgot.determinize(0, seed=s).cards()["hand1"] for s in range(30)} != {"1"}
+
+
+def test_no_peeking_after_a_reshuffle():
+    """Two full states with different hidden histories that give seat 0 the same view: the
+    same view notation and the same determinizations, seed for seed."""
+    st = reshuffle_position("C......")          # 3 players: seat 1 draws the last card
+    for _ in range(3):
+        st.play("end")                           # seat 1 ends, seat 2 draws; seat 2 ends, ...
+    a = st
+    assert a.current_player == 0 and field(a, "fresh") != "-/-/-"
+    # b: seat 2 drew another card of the pile since the reshuffle (it is still in hand)
+    x = a.cards()["hand2"]
+    y = next(c for c in a.cards()["deck"] if c != x)
+    deck = a.cards()["deck"].replace(y, x, 1)
+    fresh = field(a, "fresh").split("/")
+    fresh[2] = fresh[2].replace(x, y, 1)
+    text = a.to_text()
+    for key, value in (("hands", field(a, "hands").split("/")[:2] + [y]),
+                       ("deck", deck), ("fresh", fresh)):
+        old = f"{key}={field(a, key)}"
+        text = text.replace(old, f"{key}={value if isinstance(value, str) else '/'.join(value)}")
+    b = catsearch.from_text(GAME, text)
+    assert a != b and a.cards()["hand2"] != b.cards()["hand2"]
+    assert a.view_text(0) == b.view_text(0) and a.info_key(0) == b.info_key(0)
+    assert a.view_text(2) != b.view_text(2)
+    for seed in range(10):
+        da, db = a.determinize(0, seed=seed), b.determinize(0, seed=seed)
+        assert da == db and da.view_text(0) == a.view_text(0)
+        # the deck comes from the pile, less what seat 0 drew since: the F that seat 1 drew
+        # before the reshuffle stays in a hand
+        assert "1" in da.cards()["hand1"] + da.cards()["hand2"]
+    # the same from the views themselves, and from the views reached by observations
+    assert a.view(0).determinize(0, seed=4) == b.view(0).determinize(0, seed=4)
+
+
+def test_memory_notation_errors():
+    st, pile = reshuffled_2p()
+    text = st.to_text()
+    for bad in (text.replace(f"pile={pile}", "pile=-"),           # an empty pile
+                text.replace(" fresh=-/-", ""),                   # pile without fresh
+                text.replace("fresh=-/-", "fresh=1/-"),           # more drawn than the pile
+                text.replace("fresh=-/-", "fresh=?/-")):          # unknown in a full state
+        with pytest.raises(NotationError):
+            catsearch.from_text(GAME, bad)
+
+
+def test_observation_when_the_mover_puts_itself_out():
+    board = b3(".......", ".2.....", "...C..0", ".1.....", "..1....")
+    st = make(board, ["31", "4", "5"])
+    views = [st.view(s) for s in range(3)]
+    texts = observe_all(st, views, "FFF:d4E")     # its last house falls: out, the turn ends
+    drawn = st.cards()["hand1"].replace("4", "", 1)
+    assert texts == ["FFF:d4E!1+1?", f"FFF:d4E!1+1{drawn}", "FFF:d4E!1+1?"]
