@@ -31,8 +31,10 @@ import asyncio
 import contextlib
 import json
 import secrets
+import sys
 import threading
 import time
+import traceback
 from importlib import resources
 from typing import Any
 
@@ -215,7 +217,8 @@ class WebGame:
     def _ensure_ai(self) -> None:
         """Start the AI's thread if an AI seat is to move and none runs (lock held)."""
         t = self.table
-        if self.running or self.closed or t.is_over() or t.current_player == self.seat:
+        if (self.running or self.closed or self.error is not None or t.is_over()
+                or t.current_player == self.seat):
             return
         self.running = True
         self.version += 1
@@ -253,8 +256,11 @@ class WebGame:
                         return
                     self._record(self.table.play(result.move))
                     self.thinking = None
-        except Exception as e:   # noqa: BLE001 - shown on the page, the game stops
-            self.error = f"the AI failed: {type(e).__name__}: {e}"
+        except Exception:   # noqa: BLE001 - the game stops; the page says so
+            # the details go to the server's log only: an error's text may name the full
+            # state (IllegalMoveError does), which no page may see before the end
+            traceback.print_exc(file=sys.stderr)
+            self.error = "the AI failed (the server's log says why); this game cannot go on"
         finally:
             with self.lock:
                 self.running = False

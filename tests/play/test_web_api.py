@@ -74,6 +74,11 @@ def wait(c, gid, timeout=60.0) -> dict:
 
 def check_payload(p: dict, game, full_text: str | None = None) -> None:
     """The payload is built from the seat's view and observations only."""
+    assert set(p) == {"game", "game_name", "players", "seat", "level", "opponents", "ply",
+                      "over", "to_move", "your_turn", "legal", "thinking", "scores", "view",
+                      "log", "result", "version", "error"}
+    assert set(p["view"]) == {"text", "fields", "cards", "picture"}
+    assert all(set(e) == {"ply", "seat", "text"} for e in p["log"])
     seat = p["seat"]
     # the view shown is exactly the one the seat rebuilds from the observations it was sent
     # (followed incrementally: game.view after game.seen observations)
@@ -356,3 +361,33 @@ def test_the_host_header_is_checked_when_serving_loopback():
     with TestClient(app, base_url="http://127.0.0.1:8123") as c:
         assert c.get("/").status_code == 200
         assert c.get("/", headers={"host": "evil.example:8123"}).status_code == 400
+
+
+def test_an_ai_failure_stops_the_game_without_leaking(monkeypatch, capsys):
+    """An AI that answers an illegal move: the page is told the game cannot go on, and the
+    error's text (which names the full state) goes to the server's log only."""
+    from catsearch.play import web as web_module
+    from catsearch.search.players import Player, SearchResult
+
+    class Broken(Player):
+        name = "broken"
+
+        def search(self, state, *, limits=None, info=None):
+            legal = set(state.legal_moves())
+            bad = next(m for m in range(state.num_distinct_moves) if m not in legal)
+            return SearchResult(move=bad, value=(0.5,) * state.players)
+
+    monkeypatch.setattr(web_module, "opponent", lambda level, seed=None: Broken())
+    app = create_app()
+    with TestClient(app) as c:
+        gid = open_game(c, "herding-cats", 2, 1, seed=3)     # the AI (seat 0) moves first
+        web = app.state.games.get(gid)
+        t0 = time.monotonic()
+        while web.running and time.monotonic() - t0 < 5:
+            time.sleep(0.01)
+        p = c.get(f"/api/game/{gid}").json()
+        assert p["error"] and "cannot go on" in p["error"]
+        assert web.table.state.to_text() not in json.dumps(p)
+        assert p["legal"] == [] and web.table.history == ()
+        assert not web.running      # not tried again and again
+    assert capsys.readouterr().err.count("illegal move") == 1
