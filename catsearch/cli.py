@@ -1,4 +1,6 @@
-"""``catsearch-play``: play one game between players and print it move by move."""
+"""``catsearch-play``: play one game between players and print it move by move; with
+``--human SEAT``, play a seat yourself in the terminal; ``--replay FILE`` shows a recorded
+game (:mod:`catsearch.play.terminal`)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ import argparse
 import sys
 
 import catsearch
-from catsearch.search.spec import PlayerSpec
+from catsearch.play import terminal
 from catsearch.search.table import Table
 
 
@@ -18,29 +20,33 @@ def play_main(argv: list[str] | None = None) -> int:
         prog="catsearch-play",
         description="Play one game between players (make_player specs), printing the table "
                     "after every move.")
-    parser.add_argument("game", choices=catsearch.GAMES, help="the game to play")
+    parser.add_argument("game", nargs="?", choices=catsearch.GAMES, help="the game to play")
     parser.add_argument("--players", type=int, default=3, help="number of seats (2-4)")
     parser.add_argument("--seed", type=int, default=1, help="the deal's seed")
     parser.add_argument("--player", action="append", default=[], metavar="SPEC",
-                        help="a player spec per seat, in seat order (repeat the option); "
-                             "missing seats play 'heuristic'")
+                        help="a player spec per AI seat, in seat order (repeat the option); "
+                             "missing seats play --level, else 'heuristic'")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
+    # -- the terminal (issue 16): --human, --level, --record, --replay ---------------------
+    # (its options and modes live in catsearch.play.terminal; the browser's --web is apart)
+    terminal.add_arguments(parser)
     args = parser.parse_args(argv)
+    outcome = terminal.main(args)        # --replay or --human; None: watch the bots below
+    if outcome is not None:
+        return outcome
+    record = None
+    # -- end of the terminal's part ---------------------------------------------------------
     try:
-        options = {}
-        for item in args.option:
-            key, eq, value = item.partition("=")
-            if not eq:
-                raise ValueError(f"--option expects KEY=VALUE, not {item!r}")
-            options[key] = int(value) if value.lstrip("-").isdigit() else value
-        state = catsearch.new_game(args.game, args.players, seed=args.seed, **options)
-        texts = args.player + ["heuristic"] * (args.players - len(args.player))
-        if len(texts) > args.players:
-            raise ValueError(f"{len(texts)} players given for {args.players} seats")
-        specs = [PlayerSpec.parse(text) for text in texts]
+        state, options = terminal.start_state(args)
+        specs = terminal.seat_specs(state.players, None, args.player, args.level, args.seed)
         players = [spec.build() for spec in specs]
+        if args.record:
+            record = terminal.GameRecord(
+                game=state.game_id, players=state.players, options=options,
+                seed=None if args.deal_text else args.seed, deal=state.to_text(),
+                seats=[str(spec) for spec in specs], level=args.level)
     except (ValueError, TypeError) as e:
         print(f"catsearch-play: error: {e}", file=sys.stderr)
         return 2
@@ -51,6 +57,8 @@ def play_main(argv: list[str] | None = None) -> int:
     try:
         while not table.is_over():
             played = table.step()
+            if record is not None:
+                record.moves.append({"seat": played.seat, "move": played.text})
             if not args.quiet:
                 print(f"seat {played.seat} plays {played.text}")
                 print(table.state, end="\n\n")   # the host watches every card
@@ -59,6 +67,10 @@ def play_main(argv: list[str] | None = None) -> int:
         return 130
     finally:
         table.close()
+        if record is not None:
+            if table.is_over():
+                record.result = {"scores": table.scores(), "returns": table.returns()}
+            record.write(args.record)
     state = table.state
     print(f"scores: {state.scores()}  returns: {state.returns()}")
     return 0

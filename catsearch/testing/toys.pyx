@@ -27,6 +27,20 @@ simultaneous choices must be searched (see ``docs/expectimax.rst``). ``toy-rps``
 
 The move count ``n`` (3 or 2) also gives the codes: ``n`` is an unknown choice (and what the
 other seats observe of a choice), ``n + 1`` a choice not made yet.
+
+Observations (what the game master sends each seat, :meth:`State.observation`; a seat's view
+follows them with :meth:`State.play_observation`): the seat that chooses sees its choice
+(``rock``, ``heads``), every other seat sees ``hidden``. The choice that ends a round adds
+what the round showed everyone: ``:scored=<points each seat scored in the round>``, and in
+``toy-rps``'s last round, whose choices stay on the table, ``:chose=<every seat's choice>``.
+Examples, 3-player ``toy-rps`` with 2 rounds: seat 0 plays rock: seat 0 sees ``rock``, seats
+1 and 2 ``hidden``; seat 1 paper: ``paper`` for seat 1, ``hidden`` for the others; seat 2
+paper, ending the round: seat 2 sees ``paper:scored=0,1,1`` and seats 0 and 1
+``hidden:scored=0,1,1``. In the last round the same choices give ``paper:scored=0,1,1:chose=
+rock,paper,paper``. ``toy-pennies``, seat 0 heads then seat 1 tails: ``heads`` / ``hidden``,
+then ``hidden:scored=0,1`` / ``tails:scored=0,1``. A view refuses an observation it could
+not have been sent: another seat's choice in clear, its own as ``hidden``, points no choices
+of the hidden seats could score, choices shown before the last round.
 """
 from libc.stdint cimport uint64_t
 

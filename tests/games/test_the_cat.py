@@ -505,3 +505,177 @@ def test_evaluate_prefers_the_leader():
     st = state(piles=P2_DONE, centre=C2_DONE, scores=[10, 2], rnd=3, tick=9, rtick=0)
     ev = st.evaluate()
     assert math.isclose(sum(ev), 1.0) and ev[0] > ev[1]
+
+
+# -- observations (issue 15): what the game master sends each seat ------------------------
+
+from catsearch import ObservationError  # noqa: E402
+
+HELD0 = dict(held=[0, None])                       # seat 0 holds pile 0 (1119), centre 1589
+BOTH = dict(held=[0, 3], known="oooo,----,----,----/----,----,----,oooo")
+
+
+def follow(st, moves):
+    """Play ``moves`` on ``st``, every seat's view following its observations; the texts."""
+    views = [st.view(s) for s in range(st.players)]
+    texts = []
+    for m in moves:
+        row = [st.observation(s, m) for s in range(st.players)]
+        codes = [views[s].play_observation(row[s]) for s in range(st.players)]
+        assert codes == [st.observe_move(st.str_to_move(m), s) for s in range(st.players)]
+        st.play(m)
+        for s in range(st.players):
+            assert views[s].to_text() == st.view_text(s)
+            assert views[s].hash == st.view(s).hash == views[s].recompute_hash()
+        texts.append(row)
+    return texts, views
+
+
+def test_observation_a_choice_is_seen_by_its_seat_only():
+    texts, _ = follow(state(**HELD0), ["swap30"])
+    assert texts == [["swap30", "hidden"]]
+
+
+def test_observation_the_last_choice_shows_every_seats_effect():
+    texts, views = follow(state(**HELD0), ["swap30", "pick3"])
+    # seat 0 sees its swap and seat 1's pick; seat 1 also sees the cards it picked up
+    assert texts[1] == ["hidden:swap30=9,pick3", "pick3:swap30=9,pick3=8889"]
+    assert views[0].pile(0, 0) == "1111" and views[1].pile(0, 0) == "???1"
+    assert views[1].pile(1, 3) == "8889" and views[0].pile(1, 3) == "????"
+
+
+def test_observation_first_touch_a_failed_swap_shows_nothing():
+    texts, _ = follow(state(**BOTH), ["swap30", "swap30"])
+    assert texts[1] == ["hidden:swap30=9,-", "swap30:swap30=9,-"]
+    texts, _ = follow(state(tick=1, **BOTH), ["swap30", "swap30"])
+    assert texts[1] == ["hidden:-,swap30=9", "swap30:-,swap30=9"]
+
+
+def test_observation_a_swap_that_changes_nothing_visible_shows_nothing():
+    # seat 0's card 3 (a 9, known to all) goes for the 9 in centre slot 3: nothing to see
+    st = state(held=[0, None], known="ooo*,----,----,----/----,----,----,----")
+    texts, _ = follow(st, ["swap33", "wait"])
+    assert texts[1] == ["hidden:-,-", "wait:-,-"]
+
+
+SAME_MOOD = dict(players=3, piles="5222,3333,4444,6666/5557,8888,9999,aaaa/bbbb,cccc,dddd,1127",
+                 centre="1177", held=[0, 0, None],
+                 known="oooo,----,----,----/oooo,----,----,----/----,----,----,----")
+
+
+def test_observation_same_mood_slots_are_named_in_seat_order():
+    # centre 1 1 7 7: seats 0 and 1 each swap their hidden 5 for a 1; seat 2 cannot tell which
+    # seat took which slot, both put a 5 in: it is told the first slots in seat order
+    st = state(**SAME_MOOD)
+    texts, _ = follow(st, ["swap01", "swap00", "wait"])
+    assert texts[2] == ["hidden:swap01=5,swap00=5,-", "hidden:swap01=5,swap00=5,-",
+                        "wait:swap00=5,swap01=5,-"]
+    with pytest.raises(ObservationError, match="first ones"):
+        st2 = state(**SAME_MOOD)
+        st2.play("swap01")
+        st2.play("swap00")
+        st2.view(2).play_observation("wait:swap01=5,swap00=5,-")
+
+
+def test_observation_round_end_shows_points_and_the_new_centre():
+    texts, views = follow(state(**HELD0), ["swap30", "pick3", "stop", "wait"])
+    assert texts[2] == ["stop", "hidden"]
+    assert texts[3] == ["hidden:scored=5,2:centre=6281", "wait:scored=5,2:centre=6281"]
+    assert views[0].scores() == [5, 2] and views[0].centre == "6281"
+
+
+def test_observation_game_end_shows_every_pile():
+    texts, views = follow(state(scores=[16, 0], **HELD0), ["swap30", "pick3", "stop", "wait"])
+    end = ":scored=5,2:centre=9589:piles=1111,2222,3333,4444/5559,6666,7777,8889"
+    assert texts[3] == ["hidden" + end, "wait" + end]
+    assert views[1].is_terminal() and views[1].scores() == [21, 2]
+
+
+def test_the_issue_leak_a_view_refuses_another_seats_choice_in_clear():
+    st = catsearch.new_game(GAME, 2, seed=3)
+    view = st.view(1)
+    before = view.to_text()
+    with pytest.raises(ObservationError, match="hidden from seat 1"):
+        view.play_observation("wait")
+    assert view.to_text() == before
+    view.play_observation(st.observation(1, "wait"))
+    st.play("wait")
+    assert view.to_text() == st.view_text(1) and "chosen=?,-" in view.to_text()
+
+
+BAD_OBSERVATIONS = [
+    # (seat whose view, moves played before, observation, what the message says)
+    (0, [], "hidden", "own choice is shown in clear"),
+    (0, [], "swap00", "not legal"),                          # seat 0 holds no pile
+    (0, [], "pick1:-,-", "does not resolve the tick"),
+    (0, [], "jump", "not a choice"),
+    (1, [], "pick1", "hidden from seat 1"),
+    (1, ["pick1"], "wait", "expected wait:"),
+    (1, ["pick1"], "wait:pick1", "expected 2 effects"),
+    (1, ["pick1"], "wait:pick1=1234,-", "only seat 0 sees them"),
+    (0, ["pick1"], "hidden:pick1,-", "sees the cards of the pile"),
+    (0, ["pick1"], "hidden:pick2=2222,-", "chose pick1"),
+    (0, ["pick1"], "hidden:-,-", "a pick always happens"),
+    (0, ["pick1"], "hidden:swap00=1,-", "holds no pile"),
+    (0, ["pick1"], "hidden:pick1=2222,swap00=5,", "expected 2 effects"),
+    (0, ["pick1"], "hidden:pick1=2222,swap00=2", "5 cards of mood 2"),
+    (0, ["pick1"], "hidden:pick1=2222,swap00=0", "expected 1 card"),
+    (1, ["pick1"], "wait:pick1=2222,-", "only seat 0"),
+    (1, ["pick1"], "wait:pick5,-", "piles 0 to 3"),
+    (1, ["pick1"], "wait:pick1,jump", "not an effect"),
+    (1, ["stop"], "wait:pick1,-", None),                     # fine: seat 0's stop is hidden
+    (0, ["stop"], "hidden:-,-", "called stop"),
+    (0, ["stop"], "hidden:scored=9,0:centre=1234", "cannot be scored"),
+    (0, ["stop"], "hidden:scored=0,0:centre=12", "expected 4 card"),
+    (0, ["stop"], "hidden:scored=0,0:centre=123d", "expected 4 card"),
+    (0, ["stop"], "hidden:scored=0,0:centre=1234:piles=" + P2_SHORT, "game goes on"),
+]
+
+
+@pytest.mark.parametrize("seat,before,text,reason", BAD_OBSERVATIONS)
+def test_bad_observations_are_refused_and_leave_the_view_unchanged(seat, before, text, reason):
+    st = state(held=[None, 0], known="----,----,----,----/oooo,----,----,----")
+    for m in before:
+        st.play(m)
+    view = st.view(seat)
+    was = (view.to_text(), view.hash)
+    if reason is None:
+        view.play_observation(text)
+        return
+    with pytest.raises(ObservationError, match=reason):
+        view.play_observation(text)
+    assert (view.to_text(), view.hash) == was
+
+
+def test_observation_more_cards_of_a_mood_than_exist_is_refused():
+    # seat 1 holds pile 0 (5559) and the centre shows 5: seat 0 cannot be shown a fifth 5
+    st = state(held=[None, 0], known="----,----,----,----/oooo,----,----,----")
+    st.play("pick1")
+    view = st.view(0)
+    view_before = view.to_text()
+    view2 = st.view(0)
+    view2.play_observation("hidden:pick1=2222,-")      # fine
+    with pytest.raises(ObservationError, match="5 cards of mood 5"):
+        view.play_observation("hidden:pick1=5555,-")
+    assert view.to_text() == view_before
+
+
+def test_observation_a_card_that_contradicts_the_view_is_refused():
+    # a swap made card 3 of seat 0's pile 1 public: it is a 1
+    st = state(held=[None, 0], known="----,---*,----,----/oooo,----,----,----",
+               piles="1119,2221,3333,4444/5559,6666,7777,8889", centre="2589")
+    st.play("pick1")
+    view = st.view(0)
+    with pytest.raises(ObservationError, match="card 3 of seat 0's pile 1 is 1"):
+        view.play_observation("hidden:pick1=2222,-")
+    view.play_observation("hidden:pick1=2221,-")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_law_of_observations(players):
+    report = catsearch.testing.check_observations(GAME, players, games=1, seed=7)
+    assert report["observations"] > 0 and report["leak_checks"] > 0
+
+
+def test_the_law_of_observations_short_game():
+    catsearch.testing.check_observations(GAME, 3, games=1, seed=8, options={"target": 12})

@@ -1,0 +1,748 @@
+"""Playing in the terminal: ``catsearch-play <game> --human <seat>``, ``--record``, ``--replay``.
+
+A person takes one seat at a :class:`~catsearch.search.table.Table`; the other seats are
+played by AI players (``--player`` specs, or a difficulty ``--level``, see
+:mod:`catsearch.play.levels`). The person is shown only what that seat may see: its view's
+picture (``str(table.view(seat))``) when it is to move, and its observation of every move
+(the text the game master sends the seat, with a gloss in plain words where one is easy).
+It answers with a move's number in the list or the move's notation, or ``help``, ``hint``,
+``view``, ``quit``. When the game is over every card is shown.
+
+``--record FILE`` writes the game as JSON (see :data:`RECORD_FORMAT` and the Play page of
+the docs); ``--replay FILE`` prints it again with every card, move by move.
+
+Nothing below ``catsearch.play`` imports this module; :func:`catsearch.cli.play_main` adds
+its arguments with :func:`add_arguments` and hands the parsed arguments to :func:`main`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import catsearch
+from catsearch._core.state import State
+from catsearch.errors import IllegalMoveError, InvalidMoveError
+from catsearch.play.levels import DEFAULT_LEVEL, LEVELS, level_spec
+from catsearch.search.players import Player
+from catsearch.search.spec import PlayerSpec
+from catsearch.search.table import Played, Table
+
+__all__ = ["add_arguments", "main", "play_human", "replay", "GameRecord", "RECORD_FORMAT",
+           "describe_observation", "parse_options", "seat_specs"]
+
+#: the ``format`` field of a record file
+RECORD_FORMAT = "catsearch-game"
+#: the version of the record format this module writes (and the newest it reads)
+RECORD_VERSION = 1
+
+#: what the person may type, besides a move (shown by ``help``)
+HELP = """\
+Commands:
+  <number>   play the move with that number in the list
+  <move>     play a move written in the game's notation (as listed, e.g. {example})
+  hint       what the AI ({level}) would play here, with its value for you
+  view       show your view and your moves again
+  help       this text
+  quit       leave the game (also: end of input)
+A number always means the list's number; the notation of every move is shown beside it."""
+
+_QUIT = {"quit", "exit", "q"}
+_HELP = {"help", "?", "h"}
+
+
+# -- arguments (called by catsearch.cli.play_main) ---------------------------------------
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the terminal's options to ``catsearch-play``'s parser."""
+    group = parser.add_argument_group(
+        "playing yourself (the terminal)",
+        "Take a seat with --human; the other seats are AI players: --player specs in seat "
+        "order for the AI seats, then --level for the rest.")
+    group.add_argument("--human", type=int, metavar="SEAT",
+                       help="play this seat yourself (0 is the first to move)")
+    group.add_argument("--level", choices=tuple(LEVELS),
+                       help="the AI seats without a --player spec play this level: "
+                            + "; ".join(f"{lv.name} = {lv.spec}" for lv in LEVELS.values())
+                            + f" (default with --human: {DEFAULT_LEVEL}; it is also what "
+                              "'hint' uses)")
+    group.add_argument("--record", metavar="FILE",
+                       help="write the game (deal, players, every move, result) to FILE as "
+                            "JSON")
+    group.add_argument("--replay", metavar="FILE",
+                       help="show a recorded game move by move with every card (no game "
+                            "argument needed)")
+    group.add_argument("--step", action="store_true",
+                       help="with --replay: wait for Enter after each move (when the input "
+                            "is a terminal)")
+    # for tests and tools: start from a full state's notation instead of dealing by --seed
+    group.add_argument("--deal-text", help=argparse.SUPPRESS)
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``["target=12", "setup=random"]`` -> ``{"target": 12, "setup": "random"}``."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"--option expects KEY=VALUE, not {item!r}")
+        value = value.strip()
+        options[key.strip()] = int(value) if value.lstrip("-").isdigit() else value
+    return options
+
+
+def _derived_seed(seed: int | None, k: int) -> int:
+    """A player's seed from the game's: the same game seed seats the same players."""
+    return ((0 if seed is None else seed) * 1_000_003 + 7919 * (k + 1)) % 2**64
+
+
+def seat_specs(players: int, human: int | None, given: list[str], level: str | None,
+               seed: int | None) -> list[PlayerSpec | None]:
+    """One spec per seat (``None`` for the person's seat).
+
+    ``given`` fill the AI seats in seat order (the person's seat is skipped); the rest play
+    ``level`` (``heuristic`` when no level is given and nobody is human, as before levels
+    existed). A spec that takes a seed and has none gets one derived from ``seed`` and its
+    seat, so that the same command plays the same game.
+
+    :raises ValueError: more specs than AI seats, a seat out of range, a bad spec.
+    """
+    if human is not None and not 0 <= human < players:
+        raise ValueError(f"--human {human}: seats are 0..{players - 1}")
+    ai_seats = [s for s in range(players) if s != human]
+    if len(given) > len(ai_seats):
+        raise ValueError(f"{len(given)} --player specs for {len(ai_seats)} AI seats")
+    if level is None:
+        level = DEFAULT_LEVEL if human is not None else None
+    rest = level_spec(level) if level is not None else "heuristic"
+    specs: list[PlayerSpec | None] = [None] * players
+    for i, seat in enumerate(ai_seats):
+        spec = PlayerSpec.parse(given[i] if i < len(given) else rest)
+        if human is not None and spec.accepts("seed") and "seed" not in spec:
+            spec = spec.replace(seed=_derived_seed(seed, seat))
+        specs[seat] = spec
+    return specs
+
+
+# -- the record ----------------------------------------------------------------------------
+
+@dataclass
+class GameRecord:
+    """A game as ``--record`` writes it (JSON; see the Play page of the docs).
+
+    :ivar game: the game id.
+    :ivar players: the number of seats.
+    :ivar options: the game options given (``--option``).
+    :ivar seed: the deal's seed (``None`` when the deal was given as text).
+    :ivar deal: the full state at the start, in the game's notation (every card).
+    :ivar seats: per seat, ``"human"`` or the AI's player spec.
+    :ivar moves: ``{"seat": s, "move": text}`` per move, in order (the full move's notation).
+    :ivar result: ``{"scores": [...], "returns": [...]}`` once the game is over, else ``None``
+        (the person left before the end).
+    """
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int | None
+    deal: str
+    seats: list[str]
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, list] | None = None
+    level: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": RECORD_FORMAT, "version": RECORD_VERSION, "game": self.game,
+                "players": self.players, "options": self.options, "seed": self.seed,
+                "deal": self.deal, "seats": self.seats, "level": self.level,
+                "moves": self.moves, "finished": self.result is not None,
+                "result": self.result}
+
+    def write(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(self.to_json(), f, indent=1)
+            f.write("\n")
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Read a record's JSON object.
+
+        :raises ValueError: not a record of a version this module reads, or a field missing
+            or of the wrong type (the message names it).
+        """
+        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+            raise ValueError(f"not a catsearch game record (expected \"format\": "
+                             f"\"{RECORD_FORMAT}\")")
+        version = data.get("version")
+        if not isinstance(version, int) or not 1 <= version <= RECORD_VERSION:
+            raise ValueError(f"record version {version!r}; this catsearch reads versions "
+                             f"1..{RECORD_VERSION}")
+        kinds = {"game": str, "players": int, "options": dict, "deal": str, "seats": list,
+                 "moves": list}
+        for key, kind in kinds.items():
+            if not isinstance(data.get(key), kind):
+                raise ValueError(f"record field {key!r} must be a {kind.__name__}, not "
+                                 f"{type(data.get(key)).__name__}")
+        if data["game"] not in catsearch.GAMES:
+            raise ValueError(f"unknown game {data['game']!r}; games: {', '.join(catsearch.GAMES)}")
+        for i, mv in enumerate(data["moves"]):
+            if not (isinstance(mv, dict) and isinstance(mv.get("move"), str)
+                    and isinstance(mv.get("seat"), int)):
+                raise ValueError(f"record move {i} must be {{\"seat\": int, \"move\": str}}, "
+                                 f"not {mv!r}")
+        return cls(game=data["game"], players=data["players"], options=data["options"],
+                   seed=data.get("seed"), deal=data["deal"], seats=list(data["seats"]),
+                   moves=list(data["moves"]), result=data.get("result"),
+                   level=data.get("level"))
+
+    @classmethod
+    def read(cls, path: str) -> GameRecord:
+        with open(path, encoding="utf-8") as f:
+            try:
+                data = json.load(f)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path}: not JSON: {e}") from None
+        return cls.from_json(data)
+
+
+# -- observations in plain words ------------------------------------------------------------
+
+_HC_COLOURS = {"o": "orange", "p": "purple", "b": "blue", "g": "green"}
+
+
+def _an(words: str) -> str:
+    return ("an " if words[:1] in "aeiou" else "a ") + words
+
+
+def _hc_card(c: str) -> str:
+    if c in _HC_COLOURS:
+        return _an(f"{_HC_COLOURS[c]} cat")
+    if c.lower() in _HC_COLOURS:
+        return _an(f"{_HC_COLOURS[c.lower()]} cowdog")
+    return {"S": "a Stampede", "W": "a Wild Cat Lady", "?": "a card"}.get(c, repr(c))
+
+
+def _herding_cats(text: str) -> str | None:
+    move, plus, drawn = text.partition("+")
+    if len(move) == 1 and move in "OPBG":
+        words = f"played {_hc_card(move)} (a new herd)"
+    elif move == "S":
+        words = "played a Stampede"
+    elif m := re.fullmatch(r"([opbgW]|cat)@(\d+)", move):
+        what = "a cat" if m[1] == "cat" else _hc_card(m[1])
+        words = f"put {what} on herd {m[2]}"
+    elif len(move) == 2 and move[0] == "x":
+        words = f"discarded {_hc_card(move[1])}"
+    else:
+        return None
+    if plus:
+        words += " and drew a card" if drawn == "?" else f" and drew {_hc_card(drawn)}"
+    return words
+
+
+def _cat_cards(text: str) -> str | None:
+    try:
+        from catsearch.games.cat_cards import CARD_NAMES, LETTERS
+    except ImportError:     # pragma: no cover - the game module is always built
+        return None
+
+    def name(c: str) -> str:
+        i = LETTERS.find(c) if c in LETTERS else LETTERS.find(c.lower())
+        return c if i < 0 or i >= len(CARD_NAMES) else _an(CARD_NAMES[i])
+
+    head, *rest = text.split(",")
+    pile = None
+    if m := re.fullmatch(r"put(\d)", head):
+        words = [f"put the revealed card on pile {m[1]}"]
+    elif m := re.fullmatch(r"take(\d)", head):
+        pile = m[1]
+        words = [f"picked up pile {pile}"]
+    elif head == "pass":
+        words = ["passed"]
+    elif len(head) == 5:
+        words = [f"formed the set {head}"]
+    else:
+        return None
+    for part in rest:
+        key, _, card = part.partition("=")
+        if key == "refill":
+            words.append(f"pile {pile} is refilled with {name(card)}")
+        elif key == "reveal":
+            words.append(f"the deck reveals {name(card)}")
+        else:
+            return None
+    return "; ".join(words)
+
+
+def _the_cat_choice(move: str) -> str | None:
+    if move == "wait":
+        return "waited"
+    if move == "stop":
+        return "called Stop"
+    if m := re.fullmatch(r"pick(\d)", move):
+        return f"picked up pile {m[1]}"
+    if m := re.fullmatch(r"swap(\d)(\d)", move):
+        return f"swapped card {m[1]} of the pile in hand with centre card {m[2]}"
+    if move == "hidden":
+        return "chose something you cannot see"
+    return None
+
+
+def _the_cat(text: str, seat: int | None = None) -> str | None:
+    head, _, tick = text.partition(":")
+    words = _the_cat_choice(head)
+    if words is None:
+        return None
+    if not tick:
+        return words
+    if tick.startswith("scored="):
+        parts = dict(p.partition("=")[::2] for p in tick.split(":"))
+        words += (f"; the round ends: points {parts.get('scored', '?').replace(',', ', ')}, "
+                  f"new centre {parts.get('centre', '?')}")
+        if "piles" in parts:
+            words += f"; the game ends, the piles: {parts['piles']}"
+        return words
+    effects = []
+    for k, effect in enumerate(tick.split(",")):
+        who = "you" if k == seat else f"seat {k}"
+        if effect == "-":
+            continue
+        if m := re.fullmatch(r"pick(\d)(?:=(\w+))?", effect):
+            effects.append(f"{who} picked up pile {m[1]}" + (f" ({m[2]})" if m[2] else ""))
+        elif m := re.fullmatch(r"swap(\d)(\d)=(\w)", effect):
+            effects.append(f"{who} swapped card {m[1]} with centre {m[2]} (now {m[3]})")
+        else:
+            return None
+    return words + "; the tick: " + ("; ".join(effects) if effects else "nothing to see")
+
+
+def _cat_earth(text: str, seat: int | None = None) -> str | None:
+    got = re.fullmatch(r"([^!+]+)(![^+]*)?((?:\+\d[^+]*)*)", text)
+    if got is None:
+        return None
+    words = _cat_earth_move(got[1])
+    if words is None:
+        return None
+    from catsearch.games.cat_earth import CARD_CHARS, CARD_LONG
+
+    def names(cards: str) -> str:
+        return ", ".join(CARD_LONG[CARD_CHARS.index(c)] if c in CARD_CHARS[:len(CARD_LONG)]
+                         else c for c in cards)
+
+    if got[2]:
+        words += f"; a hand put out of the game goes face up: {names(got[2][1:])}"
+    for q, cards in re.findall(r"\+(\d)([^+]*)", got[3]):
+        if seat is not None and int(q) == seat:
+            words += f"; you drew {names(cards)}"
+        else:
+            words += f"; seat {q} drew {len(cards)} card{'s' if len(cards) != 1 else ''}"
+    return words
+
+
+def _cat_earth_move(text: str) -> str | None:
+    if text == "end":
+        return "ended the turn"
+    if m := re.fullmatch(r"H:([a-g][1-7])", text):
+        return f"built a house on {m[1]}"
+    if m := re.fullmatch(r"T:([a-g][1-7])", text):
+        return f"planted a tree on {m[1]}"
+    if m := re.fullmatch(r"TP:([a-g][1-7])-([a-g][1-7])", text):
+        return f"teleported the cat on {m[1]} to {m[2]}"
+    if m := re.fullmatch(r"CN:([a-g][1-7])", text):
+        return f"gave the cat on {m[1]} Cat Nip"
+    if m := re.fullmatch(r"HS:([a-g][1-7])-([a-g][1-7])", text):
+        return f"swapped the houses on {m[1]} and {m[2]}"
+    if m := re.fullmatch(r"x:(\w+)", text):
+        return f"discarded a {m[1]} card"
+    if m := re.fullmatch(r"([FLR]+):([a-g][1-7])([NESW])", text):
+        return f"played path card {m[1]} with the cat on {m[2]}, heading {m[3]}"
+    return None
+
+
+_GLOSSES = {"herding-cats": _herding_cats, "cat-cards": _cat_cards, "the-cat": _the_cat,
+            "cat-earth": _cat_earth}
+
+
+def describe_observation(game: str, text: str, seat: int | None = None) -> str | None:
+    """An observation (what a seat saw of a move) in plain words, or ``None`` where there is
+    no easy gloss. Made from the observation's text alone, so it tells nothing more;
+    ``seat`` (the seat that saw it) is called "you" where the text names seats by position."""
+    gloss = _GLOSSES.get(game)
+    try:
+        if gloss in (_the_cat, _cat_earth):
+            return gloss(text, seat)
+        return gloss(text) if gloss is not None else None
+    except Exception:       # a gloss is a courtesy: never let it stop a game
+        return None
+
+
+# -- a person at the table ---------------------------------------------------------------
+
+class _Quit(Exception):
+    """The person left (``quit`` or end of input)."""
+
+
+class HumanSession:
+    """One person at one seat of a :class:`Table`; reads lines from ``stdin``."""
+
+    def __init__(self, table: Table, seat: int, *, hint_spec: PlayerSpec, level: str | None,
+                 stdin: TextIO, stdout: TextIO, record: GameRecord | None = None) -> None:
+        self.table = table
+        self.seat = seat
+        self.game = table.state.game_id
+        self.hint_spec = hint_spec
+        self.level = level
+        self.inp = stdin
+        self.out = stdout
+        self.record = record
+        self._hint_player: Player | None = None
+        try:
+            self._echo = not stdin.isatty()
+        except (AttributeError, ValueError):
+            self._echo = True
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == self.seat else f"seat {seat}"
+
+    # what the person is shown ------------------------------------------------------------
+    def show_view(self, moves: list[int], view: State) -> None:
+        self.say(f"Your view (seat {self.seat}):")
+        self.say(str(view))
+        self.say("")
+        self.say("Your moves:")
+        items = [f"{i + 1:>3} {view.move_to_str(m)}" for i, m in enumerate(moves)]
+        width = max(len(s) for s in items) + 2
+        per_line = max(1, 78 // width)
+        for k in range(0, len(items), per_line):
+            self.say("".join(s.ljust(width) for s in items[k:k + per_line]).rstrip())
+
+    def show_played(self, played: Played) -> None:
+        text = played.observations[self.seat]      # what this seat saw, nothing more
+        gloss = describe_observation(self.game, text, self.seat)
+        line = f"  {self.who(played.seat)}: {text}"
+        self.say(line + (f"  ({gloss})" if gloss else ""))
+
+    # the person's turn --------------------------------------------------------------------
+    def read_line(self, prompt: str) -> str:
+        if not self._echo and self.inp is sys.stdin and self.out is sys.stdout:
+            try:                                # a person at a terminal: line editing
+                return input(prompt).strip()
+            except EOFError:
+                self.say("")
+                raise _Quit("end of input") from None
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.say("")
+            raise _Quit("end of input")
+        if self._echo:
+            self.say(line.rstrip("\n"))
+        return line.strip()
+
+    def hint(self, view: State, moves: list[int]) -> None:
+        if self._hint_player is None:
+            self._hint_player = self.hint_spec.build()
+        result = self._hint_player.search(view.clone())
+        where = f"{moves.index(result.move) + 1} " if result.move in moves else ""
+        value = result.value[self.seat] if self.seat < len(result.value) else float("nan")
+        level = f"{self.level}: " if self.level else ""
+        detail = [f"{result.iterations} iterations" if result.iterations > 1 else "",
+                  f"{result.seconds:.2f} s"]
+        self.say(f"hint ({level}{self.hint_spec}): {where}{view.move_to_str(result.move)}"
+                 f"  value for you {value:.3f}  ({', '.join(d for d in detail if d)})")
+        ranked = sorted(result.stats.items(), key=lambda kv: -kv[1].visits)[:3]
+        if len(ranked) > 1:
+            self.say("  most searched: " + ", ".join(
+                f"{view.move_to_str(m)} {st.mean:.3f} ({st.visits} visits)" for m, st in ranked))
+
+    def choose(self) -> int:
+        """Ask the person for a move until a legal one comes; return it."""
+        view = self.table.view(self.seat)
+        moves = view.legal_moves()
+        self.say("")
+        self.show_view(moves, view)
+        example = view.move_to_str(moves[0])
+        while True:
+            line = self.read_line(f"seat {self.seat}> ")
+            word = line.lower()
+            if not line:
+                continue
+            if word in _QUIT:
+                raise _Quit("quit")
+            if word in _HELP:
+                self.say(HELP.format(example=example,
+                                     level=f"{self.level}: {self.hint_spec}" if self.level
+                                     else str(self.hint_spec)))
+                continue
+            if word == "hint":
+                self.hint(view, moves)
+                continue
+            if word in ("view", "show", "moves"):
+                self.show_view(moves, view)
+                continue
+            if line.isdigit():
+                k = int(line)
+                if 1 <= k <= len(moves):
+                    return moves[k - 1]
+                span = "there is only move 1" if len(moves) == 1 else \
+                    f"the moves are numbered 1 to {len(moves)}"
+                self.say(f"no move {k}: {span} (type 'view' to see them, 'help' for the "
+                         "commands)")
+                continue
+            move = self._parse(view, line, moves)
+            if move is not None:
+                return move
+
+    def _parse(self, view: State, line: str, moves: list[int]) -> int | None:
+        try:
+            move = view.str_to_move(line)
+        except (InvalidMoveError, ValueError) as e:
+            self.say(f"not a move: {line!r} ({_short(e)}); type a number 1 to {len(moves)}, a "
+                     f"move as listed (e.g. {view.move_to_str(moves[0])}), or 'help'")
+            return None
+        if move not in moves:
+            self.say(f"{view.move_to_str(move)} is not legal here; your moves: "
+                     + " ".join(view.move_to_str(m) for m in moves))
+            return None
+        return move
+
+    # the game -------------------------------------------------------------------------------
+    def run(self) -> int:
+        table = self.table
+        try:
+            while not table.is_over():
+                seat = table.current_player
+                if seat == self.seat:
+                    while True:
+                        move = self.choose()
+                        try:
+                            played = table.play(move)
+                            break
+                        except IllegalMoveError:
+                            # legal in the view, not at the table: say nothing of why (the
+                            # message would describe the full state)
+                            self.say("that move cannot be played here; choose another")
+                else:
+                    played = table.step()
+                self._log(played)
+                self.show_played(played)
+        except _Quit as q:
+            self.say(f"You left the game ({q}).")
+            return 0
+        finally:
+            if self._hint_player is not None:
+                self._hint_player.close()
+        self.finish()
+        return 0
+
+    def _log(self, played: Played) -> None:
+        if self.record is not None:
+            self.record.moves.append({"seat": played.seat, "move": played.text})
+
+    def finish(self) -> None:
+        """The game is over: now every card may be shown."""
+        table = self.table
+        scores, returns = table.scores(), table.returns()
+        if self.record is not None:
+            self.record.result = {"scores": scores, "returns": returns}
+        self.say("")
+        self.say("=== game over: every card shown ===")
+        self.say(str(table.state))
+        self.say("")
+        self.say(f"scores: {scores}  returns: {returns}")
+        mine = returns[self.seat]
+        best = max(returns)
+        winners = [s for s, r in enumerate(returns) if r == best and r > 0]
+        if mine == best and len(winners) == 1:
+            self.say("You win!")
+        elif mine == best and mine > 0:
+            others = [str(s) for s in winners if s != self.seat]
+            self.say(f"You share the win with seat{'s' if len(others) > 1 else ''} "
+                     f"{', '.join(others)}.")
+        elif len(winners) == 1:
+            self.say(f"You lose; seat {winners[0]} wins.")
+        else:
+            self.say(f"You lose; seats {', '.join(map(str, winners[:-1]))} and "
+                     f"{winners[-1]} win.")
+
+
+def _short(e: Exception) -> str:
+    """An error's message, without the position dumps some messages append."""
+    text = str(e)
+    return text.split(" in 'players=")[0].split(" in \"players=")[0]
+
+
+def play_human(state: State, seat: int, specs: list[PlayerSpec | None], *,
+               level: str | None = None, hint_spec: PlayerSpec | None = None,
+               record: GameRecord | None = None, record_path: str | None = None,
+               stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Play ``state`` (a full state at its start) with a person at ``seat``.
+
+    :param specs: one spec per seat (``None`` at ``seat``), as :func:`seat_specs` gives.
+    :param level: the level named in the output (and ``hint_spec``'s default).
+    :param hint_spec: what ``hint`` searches with (default: the level's spec).
+    :param record, record_path: the record to fill with the moves and write at the end
+        (also when the person leaves early: then without a result).
+    :returns: the exit status (0).
+    """
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    if hint_spec is None:
+        hint_spec = PlayerSpec.parse(level_spec(level or DEFAULT_LEVEL))
+        if hint_spec.accepts("seed") and "seed" not in hint_spec:
+            hint_spec = hint_spec.replace(seed=_derived_seed(0, 100 + seat))
+    players = [None if s is None else s.build() for s in specs]
+    table = Table(state, players)
+    session = HumanSession(table, seat, hint_spec=hint_spec, level=level, stdin=stdin,
+                           stdout=stdout, record=record)
+    session.say(f"{state.game_id}, {state.players} players: you are seat {seat}"
+                + (f"; AI level {level}" if level else "") + ".")
+    for s, spec in enumerate(specs):
+        session.say(f"  seat {s}: {'you' if spec is None else spec}")
+    session.say("Type a move's number or its notation; 'help' for the commands, 'quit' to "
+                "leave.")
+    try:
+        return session.run()
+    finally:
+        table.close()
+        if record is not None and record_path is not None:
+            record.write(record_path)
+            session.say(f"game recorded in {record_path}")
+
+
+# -- replay --------------------------------------------------------------------------------
+
+def replay(path: str, *, step: bool = False, stdin: TextIO | None = None,
+           stdout: TextIO | None = None) -> int:
+    """Show the recorded game in ``path`` move by move, every card shown.
+
+    :param step: wait for Enter after each move when ``stdin`` is a terminal (``q`` stops).
+    :raises ValueError: the file is not a record, or a recorded move does not play.
+    """
+    stdin = sys.stdin if stdin is None else stdin
+    out = sys.stdout if stdout is None else stdout
+    rec = GameRecord.read(path)
+    state = catsearch.from_text(rec.game, rec.deal)
+    if state.players != rec.players:
+        raise ValueError(f"the deal has {state.players} seats, the record says {rec.players}")
+    try:
+        interactive = step and stdin.isatty()
+    except (AttributeError, ValueError):
+        interactive = False
+
+    def say(text: str = "") -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    say(f"replay of {path}: {rec.game}, {rec.players} players, seed {rec.seed}, "
+        f"options {rec.options or '{}'}")
+    for s, who in enumerate(rec.seats):
+        say(f"  seat {s}: {who}")
+    say(str(state))
+    for i, mv in enumerate(rec.moves):
+        seat = state.current_player
+        if mv["seat"] != seat:
+            raise ValueError(f"move {i + 1} ({mv['move']}): the record says seat {mv['seat']}, "
+                             f"but seat {seat} is to move")
+        try:
+            state.play(mv["move"])
+        except (InvalidMoveError, IllegalMoveError) as e:
+            raise ValueError(f"move {i + 1} ({mv['move']}) does not play: {_short(e)}") from None
+        say("")
+        say(f"move {i + 1}: seat {seat} plays {mv['move']}")
+        say(str(state))
+        if interactive and i + 1 < len(rec.moves):
+            out.write("[Enter: next move, q: stop] ")
+            out.flush()
+            line = stdin.readline()
+            if not line or line.strip().lower() in _QUIT:
+                say("")
+                return 0
+    say("")
+    if state.is_terminal():
+        say(f"game over. scores: {state.scores()}  returns: {state.returns()}")
+        if rec.result is not None and list(rec.result.get("scores", [])) != state.scores():
+            raise ValueError(f"the recorded scores {rec.result.get('scores')} differ from the "
+                             f"replayed game's {state.scores()}")
+    else:
+        say(f"the game was left after {len(rec.moves)} moves (not finished)")
+    return 0
+
+
+# -- the entry point --------------------------------------------------------------------------
+
+def main(args: argparse.Namespace, stdin: TextIO | None = None,
+         stdout: TextIO | None = None) -> int | None:
+    """Run the terminal mode chosen by ``args`` (``--replay`` or ``--human``); ``None`` when
+    neither is given (the caller watches bots play). Errors in the arguments print a message
+    and return 2."""
+    err = sys.stderr
+    if args.replay is not None:
+        try:
+            return replay(args.replay, step=args.step, stdin=stdin, stdout=stdout)
+        except (OSError, ValueError) as e:
+            print(f"catsearch-play: error: {e}", file=err)
+            return 2
+        except KeyboardInterrupt:
+            return 130
+    if args.human is None:
+        return None
+    try:
+        state, options = start_state(args)
+        specs = seat_specs(state.players, args.human, args.player, args.level, args.seed)
+        level = args.level or DEFAULT_LEVEL
+        hint = PlayerSpec.parse(level_spec(level))
+        if hint.accepts("seed") and "seed" not in hint:
+            hint = hint.replace(seed=_derived_seed(args.seed, 100 + args.human))
+        _check_live(state)
+    except (ValueError, TypeError, NotImplementedError) as e:
+        print(f"catsearch-play: error: {e}", file=err)
+        return 2
+    record = None
+    if args.record:
+        record = GameRecord(game=state.game_id, players=state.players, options=options,
+                            seed=None if args.deal_text else args.seed, deal=state.to_text(),
+                            seats=["human" if s is None else str(s) for s in specs],
+                            level=level)
+    try:
+        return play_human(state, args.human, specs, level=level, hint_spec=hint,
+                          record=record, record_path=args.record, stdin=stdin, stdout=stdout)
+    except KeyboardInterrupt:
+        print("interrupted", file=err)
+        return 130
+
+
+def start_state(args: argparse.Namespace) -> tuple[State, dict[str, Any]]:
+    """The deal: ``--deal-text`` (a full state) or ``new_game(game, --players, --seed,
+    --option...)``; and the options given."""
+    if args.game is None:
+        raise ValueError("the game is required (one of " + ", ".join(catsearch.GAMES) + ")")
+    options = parse_options(args.option)
+    if args.deal_text:
+        state = catsearch.from_text(args.game, args.deal_text)
+        if state.view_seat is not None:
+            raise ValueError("--deal-text must be a full state, not a seat's view")
+        if state.is_terminal():
+            raise ValueError("--deal-text: that game is over")
+        return state, options
+    return catsearch.new_game(args.game, args.players, seed=args.seed, **options), options
+
+
+def _check_live(state: State) -> None:
+    """Refuse, before anything is shown, a game that cannot be played live yet (it writes no
+    observations)."""
+    move = state.legal_moves()[0]
+    try:
+        state.observation(0, move)
+    except NotImplementedError as e:
+        raise NotImplementedError(f"{state.game_id} cannot be played at a table yet: {e}") \
+            from None
