@@ -13,6 +13,9 @@ from catsearch.search.table import Table
 
 
 def play_main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--web" in argv:     # the browser: catsearch-play --web [--host H] [--port N]
+        return _web_main(argv)
     parser = argparse.ArgumentParser(
         prog="catsearch-play",
         description="Play one game between players (make_player specs), printing the table "
@@ -71,6 +74,23 @@ def play_main(argv: list[str] | None = None) -> int:
     state = table.state
     print(f"scores: {state.scores()}  returns: {state.returns()}")
     return 0
+
+
+def _web_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="catsearch-play --web",
+                                     description="Serve a page to play against the AI.")
+    parser.add_argument("--web", action="store_true", required=True)
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="the address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    parser.add_argument("--max-games", type=int, default=16, help="games at once (default 16)")
+    args = parser.parse_args(argv)
+    try:
+        from catsearch.play.web import serve
+    except ImportError as e:
+        print(f"catsearch-play: error: {e}", file=sys.stderr)
+        return 2
+    return serve(args.host, args.port, max_games=args.max_games)
 
 
 if __name__ == "__main__":

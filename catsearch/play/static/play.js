@@ -1,0 +1,162 @@
+"use strict";
+// The play page: polls the seat's payload, draws it, and plays the person's clicks.
+(function () {
+  const { h, renderGame, seatName } = window.CatRender;
+  const app = document.getElementById("app");
+  const gid = app.dataset.game;
+  const api = `/api/game/${encodeURIComponent(gid)}`;
+  const $ = (id) => document.getElementById(id);
+  let busy = false;       // a move is on its way
+  let timer = null;
+  let last = null;        // the last payload
+  let replayAt = null;    // the replay frame shown
+
+  function schedule(ms) {
+    clearTimeout(timer);
+    timer = setTimeout(poll, ms);
+  }
+
+  async function poll() {
+    let resp;
+    try {
+      resp = await fetch(api, { cache: "no-store" });
+    } catch (e) {
+      $("status").textContent = "The server cannot be reached; retrying…";
+      schedule(2000);
+      return;
+    }
+    if (!resp.ok) {
+      const err = await resp.json().catch(() => ({ error: resp.statusText }));
+      $("status").textContent = `This game is gone: ${err.error}`;
+      $("moves").replaceChildren(h("a", { href: "/" }, "Start a new game"));
+      return;
+    }
+    show(await resp.json());
+  }
+
+  async function play(move) {
+    if (busy) return;
+    busy = true;
+    $("moves").replaceChildren(h("p", { class: "hint" }, `Playing ${move}…`));
+    try {
+      const resp = await fetch(`${api}/move`, {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ move }),
+      });
+      const data = await resp.json();
+      if (!resp.ok) {
+        $("status").textContent = `Refused: ${data.error}`;
+        busy = false;
+        poll();
+        return;
+      }
+      busy = false;
+      show(data);
+    } catch (e) {
+      busy = false;
+      $("status").textContent = "The move could not be sent; retrying…";
+      schedule(1000);
+    }
+  }
+
+  function statusLine(p) {
+    if (p.error) return h("span", { class: "error" }, p.error);
+    if (p.over) return h("strong", {}, "The game is over.");
+    if (p.your_turn) return h("strong", { class: "your-turn" }, "Your turn: pick a move below.");
+    if (p.thinking) {
+      return h("span", { class: "thinking" }, h("span", { class: "spinner" }),
+        `${seatName(p.thinking.seat, p.seat)} is thinking… `,
+        h("span", { "data-iterations": p.thinking.iterations }, `${p.thinking.iterations.toLocaleString()} iterations`));
+    }
+    return h("span", {}, p.to_move >= 0 ? `${seatName(p.to_move, p.seat)} to move…` : "Waiting…");
+  }
+
+  function movesBox(p) {
+    if (!p.your_turn || p.legal.length === 0) {
+      return p.over ? [] : [h("p", { class: "hint" }, "Waiting for the other seats.")];
+    }
+    return [h("h2", {}, "Your moves"),
+      h("div", { class: "move-list" }, p.legal.map((m) =>
+        h("button", { type: "button", class: "move", "data-move": m, onclick: () => play(m) }, m)))];
+  }
+
+  function logBox(p) {
+    return p.log.map((e) => h("li", { class: e.seat === p.seat ? "mine" : "" },
+      h("span", { class: "who" }, `${seatName(e.seat, p.seat)}: `), h("code", {}, e.text)));
+  }
+
+  function showFrame(p, i) {
+    const frames = p.result.replay;
+    replayAt = Math.max(0, Math.min(frames.length - 1, i));
+    const fr = frames[replayAt];
+    const fields = Object.fromEntries(fr.text.split(" ").map((kv) => {
+      const k = kv.indexOf("=");
+      return [kv.slice(0, k), kv.slice(k + 1)];
+    }));
+    const box = $("replay-frame");
+    box.replaceChildren(
+      h("p", {}, fr.move === null ? "The deal (every card shown)." :
+        `Move ${fr.ply} of ${frames.length - 1}: ${seatName(fr.seat, p.seat)} played `, fr.move === null ? null : h("code", {}, fr.move)),
+      renderGame(p.game, fields, { seat: p.seat, toMove: -1 }),
+      h("details", {}, h("summary", {}, "Text view"), h("pre", {}, fr.picture)));
+    $("replay-pos").value = String(replayAt);
+  }
+
+  function resultBox(p) {
+    const r = p.result;
+    const best = Math.max(...r.returns);
+    const winners = r.returns.map((v, i) => (v === best && best > 0 ? i : null)).filter((x) => x !== null);
+    const verdict = winners.includes(p.seat)
+      ? (winners.length > 1 ? "You share the win!" : "You win!")
+      : `${winners.map((w) => seatName(w, p.seat)).join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}.`;
+    const frames = r.replay.length;
+    return [
+      h("h2", {}, "Result"),
+      h("p", { class: "verdict" }, verdict),
+      h("table", { class: "scores", "data-result": JSON.stringify(r.scores) },
+        h("tr", {}, h("th", {}, "Seat"), h("th", {}, "Score"), h("th", {}, "Share of the win")),
+        r.scores.map((sc, i) => h("tr", { class: i === p.seat ? "you" : "" },
+          h("td", {}, seatName(i, p.seat)), h("td", {}, String(sc)), h("td", {}, r.returns[i].toFixed(2))))),
+      h("h3", {}, "Every hand, revealed"),
+      renderGame(p.game, r.fields, { seat: p.seat, toMove: -1 }),
+      h("h3", {}, "Replay"),
+      h("div", { class: "replay-controls" },
+        h("button", { type: "button", onclick: () => showFrame(p, 0) }, "first"),
+        h("button", { type: "button", onclick: () => showFrame(p, replayAt - 1) }, "◀ back"),
+        h("input", { type: "range", id: "replay-pos", min: 0, max: frames - 1, value: 0,
+          oninput: (e) => showFrame(p, Number(e.target.value)) }),
+        h("button", { type: "button", onclick: () => showFrame(p, replayAt + 1) }, "next ▶"),
+        h("button", { type: "button", onclick: () => showFrame(p, frames - 1) }, "last")),
+      h("div", { id: "replay-frame" }),
+      h("p", {}, h("a", { href: location.href }, "Play this deal again"), " · ", h("a", { href: "/" }, "New game")),
+    ];
+  }
+
+  function show(p) {
+    last = p;
+    document.title = `${p.game_name}: seat ${p.seat}`;
+    $("title").textContent = `${p.game_name} — ${p.players} players, you are seat ${p.seat}, opponents: ${p.level}`;
+    $("status").replaceChildren(statusLine(p));
+    $("board").replaceChildren(renderGame(p.game, p.view.fields, { seat: p.seat, toMove: p.over ? -1 : p.to_move }));
+    $("moves").replaceChildren(...movesBox(p));
+    $("log").replaceChildren(...logBox(p));
+    $("log").scrollTop = $("log").scrollHeight;
+    $("picture").textContent = p.view.picture;
+    if (p.over && p.result) {
+      if ($("result").hidden) {
+        $("result").replaceChildren(...resultBox(p));
+        $("result").hidden = false;
+        showFrame(p, 0);
+      }
+      return;
+    }
+    if (!p.your_turn && !p.error) schedule(p.thinking ? 200 : 60);
+  }
+
+  // The page going away closes the game: the server stops the AI's search.
+  window.addEventListener("pagehide", () => {
+    navigator.sendBeacon(`${api}/close`);
+  });
+
+  poll();
+})();

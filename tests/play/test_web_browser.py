@@ -1,0 +1,180 @@
+"""The browser mode in a real headless Chromium (Debian's ``chromium``) driven by Playwright.
+
+A server started here on 127.0.0.1 (a free port); a whole game of each of the four games
+played by clicking ``data-move`` elements, with no console errors; each click checked against
+the server: moves are offered only on the person's turn, and exactly the legal ones; the end
+shows ``data-result`` with the final scores. Skipped, with the reason, when Playwright or
+Chromium is missing (``apt-get install chromium``; ``pip install playwright``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import socket
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="the [web] extra (starlette) is not installed")
+uvicorn = pytest.importorskip("uvicorn", reason="the [web] extra (uvicorn) is not installed")
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="Playwright for Python is not installed (pip install playwright)")
+
+import catsearch  # noqa: E402
+from catsearch.play.web import create_app  # noqa: E402
+
+#: the seats of each game's game (fewer for the long games, to keep the test quick)
+PLAYERS = {"herding-cats": 3, "the-cat": 2, "cat-cards": 3, "cat-earth": 2}
+#: a whole game of each game, bounded: the moves the person may play, the seconds it may take
+MAX_MOVES = 400
+GAME_SECONDS = 120
+
+
+def chromium_path() -> str | None:
+    for name in (os.environ.get("CATSEARCH_CHROMIUM"), "chromium", "chromium-browser"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def observations_ready(game: str) -> bool:
+    st = catsearch.new_game(game, players=2, seed=1)
+    try:
+        st.observation(0, st.legal_moves()[0])
+    except NotImplementedError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The app served by uvicorn on 127.0.0.1, on a free port, in a thread."""
+    app = create_app(opponent_seeds=True)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    t0 = time.monotonic()
+    while not srv.started:
+        assert thread.is_alive() and time.monotonic() - t0 < 20, "the server did not start"
+        time.sleep(0.05)
+    yield app, f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    path = chromium_path()
+    if path is None:
+        pytest.skip("no Chromium found (apt-get install -y chromium, or set CATSEARCH_CHROMIUM)")
+    with sync_api.sync_playwright() as p:
+        try:
+            b = p.chromium.launch(executable_path=path, args=["--no-sandbox"], timeout=60_000)
+        except Exception as e:  # noqa: BLE001 - a broken browser install is a skip, with why
+            pytest.skip(f"Chromium at {path} does not start under Playwright: {e}")
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    pg.errors = errors
+    yield pg
+    context.close()
+
+
+def play_whole_game(app, base, page, game, players, seat, seed):
+    rng = random.Random(seed)
+    page.goto(f"{base}/play?game={game}&players={players}&seat={seat}&level=easy&seed={seed}")
+    gid = page.get_attribute("#app", "data-game")
+    web = app.state.games.get(gid)
+    assert web.initial == catsearch.new_game(game, players=players, seed=seed)
+    t0 = time.monotonic()
+    moves = 0
+    while True:
+        assert time.monotonic() - t0 < GAME_SECONDS, f"{game}: not over in {GAME_SECONDS} s"
+        page.wait_for_selector("[data-move], [data-result]", state="attached")
+        if page.query_selector("[data-result]"):
+            break
+        shown = page.eval_on_selector_all("[data-move]", "els => els.map(e => e.dataset.move)")
+        with web.lock:   # the page offers moves only on the person's turn, exactly the legal ones
+            assert web.table.current_player == seat and not web.table.is_over()
+            view = web.table.view(seat)
+            assert shown == [view.move_to_str(m) for m in view.legal_moves()]
+        move = view.move_to_str(view.heuristic_move(seed=rng.randrange(2**32)))
+        page.click(f'[data-move="{move}"]')
+        # the click takes the moves away at once (until the next payload offers new ones)
+        moves += 1
+        assert moves <= MAX_MOVES
+    result = json.loads(page.get_attribute("[data-result]", "data-result"))
+    assert web.table.is_over()
+    assert result == web.table.scores()
+    assert page.query_selector("[data-move]") is None
+    assert page.query_selector(".render-error") is None
+    # every hand revealed and a replay that steps back to the deal
+    page.click("text=first")
+    assert "The deal" in page.inner_text("#replay-frame")
+    page.click("text=next ▶")
+    assert "Move 1 of" in page.inner_text("#replay-frame")
+    assert page.errors == [], page.errors
+    return moves
+
+
+#: the long games (hundreds of moves) play in the slow tier; the fast tier's browser tests
+#: take about 15 s
+SLOW_GAMES = ("the-cat", "cat-earth")
+
+
+def browser_games():
+    for g in catsearch.GAMES:
+        marks = [pytest.mark.slow] if g in SLOW_GAMES else []
+        if not observations_ready(g):
+            marks.append(pytest.mark.skip(reason=f"{g}: observations not implemented yet"))
+        yield pytest.param(g, marks=marks)
+
+
+@pytest.mark.parametrize("game", list(browser_games()))
+def test_whole_game_in_chromium(server, page, game):
+    app, base = server
+    moves = play_whole_game(app, base, page, game, players=PLAYERS[game], seat=1, seed=11)
+    assert moves > 0
+
+
+def test_start_page_opens_the_chosen_game(server, page):
+    app, base = server
+    page.goto(base + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("#game", "cat-cards")
+    page.select_option("#players", "2")
+    page.select_option("#seat", "1")
+    page.select_option("#level", "easy")
+    page.fill("#seed", "42")
+    page.click("#go")
+    page.wait_for_selector("#app[data-game]", state="attached")
+    assert page.url.endswith("/play?game=cat-cards&players=2&seat=1&level=easy&seed=42")
+    gid = page.get_attribute("#app", "data-game")
+    web = app.state.games.get(gid)
+    assert web.seat == 1 and web.initial == catsearch.new_game("cat-cards", players=2, seed=42)
+    page.wait_for_selector("[data-move]", state="attached")
+    # leaving the page closes the game (the AI's search stops with it)
+    page.goto(base + "/")
+    t0 = time.monotonic()
+    while gid in app.state.games.games and time.monotonic() - t0 < 5:
+        time.sleep(0.05)
+    assert gid not in app.state.games.games
+    assert page.errors == [], page.errors
