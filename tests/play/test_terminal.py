@@ -23,7 +23,7 @@ import pytest
 
 import catsearch
 from catsearch.cli import play_main
-from catsearch.play import levels, terminal
+from catsearch.play import glosses, levels, terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_OVER = "=== game over: every card shown ==="
@@ -362,11 +362,11 @@ def test_replay_refuses_bad_records(tmp_path, monkeypatch, capsys):
     ("herding-cats", "??", None),
 ])
 def test_describe_observation(game, text, words):
-    assert terminal.describe_observation(game, text) == words
+    assert glosses.describe_observation(game, text) == words
 
 
 def test_describe_observation_names_the_seat_that_saw_it():
-    assert terminal.describe_observation("cat-earth", "end+14", seat=1) == \
+    assert glosses.describe_observation("cat-earth", "end+14", seat=1) == \
         "ended the turn; you drew FR"
-    assert terminal.describe_observation("the-cat", "pick1:-,pick1=8889", seat=1) == \
+    assert glosses.describe_observation("the-cat", "pick1:-,pick1=8889", seat=1) == \
         "picked up pile 1; the tick: you picked up pile 1 (8889)"
