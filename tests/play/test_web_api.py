@@ -30,18 +30,7 @@ with warnings.catch_warnings():     # starlette asks for httpx2 in place of http
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-def observations_ready(game: str) -> bool:
-    st = catsearch.new_game(game, players=2, seed=1)
-    try:
-        st.observation(0, st.legal_moves()[0])
-    except NotImplementedError:
-        return False
-    return True
-
-
-GAMES = [pytest.param(g, marks=pytest.mark.skipif(
-    not observations_ready(g), reason=f"{g}: observations not implemented yet"))
-    for g in catsearch.GAMES]
+GAMES = list(catsearch.GAMES)
 
 
 @pytest.fixture
@@ -136,8 +125,6 @@ def whole_games():
     for g in catsearch.GAMES:
         for players, seat in ((2, 1), (3, 0), (4, 2)):
             marks = []
-            if not observations_ready(g):
-                marks.append(pytest.mark.skip(reason=f"{g}: observations not implemented yet"))
             if g == "the-cat" and players > 2:
                 marks.append(pytest.mark.slow)
             yield pytest.param(g, players, seat, marks=marks, id=f"{g}-{players}p")

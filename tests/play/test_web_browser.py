@@ -41,15 +41,6 @@ def chromium_path() -> str | None:
     return None
 
 
-def observations_ready(game: str) -> bool:
-    st = catsearch.new_game(game, players=2, seed=1)
-    try:
-        st.observation(0, st.legal_moves()[0])
-    except NotImplementedError:
-        return False
-    return True
-
-
 @pytest.fixture(scope="module")
 def server():
     """The app served by uvicorn on 127.0.0.1, on a free port, in a thread."""
@@ -143,8 +134,6 @@ SLOW_GAMES = ("the-cat", "cat-earth")
 def browser_games():
     for g in catsearch.GAMES:
         marks = [pytest.mark.slow] if g in SLOW_GAMES else []
-        if not observations_ready(g):
-            marks.append(pytest.mark.skip(reason=f"{g}: observations not implemented yet"))
         yield pytest.param(g, marks=marks)
 
 
