@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -31,11 +32,19 @@ def engine_env() -> dict[str, str]:
     return env
 
 
+def default_sigint() -> None:
+    """In the child before exec: SIGINT back to its default. A shell starts background jobs
+    (a CI script run with ``&``) with SIGINT ignored, and an ignored signal stays ignored
+    across exec; the engine started from a terminal sees it at its default."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class EngineProcess:
     """The engine program, with its output read line by line in the background."""
 
     def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen(ENGINE + list(args), stdin=subprocess.PIPE,
+                                     preexec_fn=default_sigint,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      cwd=ROOT, env=engine_env())
         self.lines: queue.Queue = queue.Queue()
