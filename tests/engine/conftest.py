@@ -39,6 +39,18 @@ def default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def end_process(proc: subprocess.Popen) -> None:
+    """Kill ``proc`` if it still runs, reap it and close its pipes."""
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+    for s in (proc.stdin, proc.stdout, proc.stderr):
+        try:
+            s.close()
+        except OSError:
+            pass
+
+
 class EngineProcess:
     """The engine program, with its output read line by line in the background."""
 
@@ -137,14 +149,7 @@ class EngineProcess:
             raise AssertionError("the engine did not exit") from None
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
-        for s in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            try:
-                s.close()
-            except OSError:
-                pass
+        end_process(self.proc)
 
 
 @pytest.fixture
@@ -186,3 +191,65 @@ def engine_command() -> list[str]:
 def engine_environ() -> dict[str, str]:
     """An environment in which the engine (and scripts importing catsearch) run."""
     return engine_env()
+
+
+# -- the engine with raw pipes (tests/engine/test_hardening.py: a closed output) ---------
+
+class RawEngine:
+    """The engine with pipes read directly (so that its output can be closed)."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(ENGINE, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, cwd=ROOT, env=engine_env())
+        self.err = b""
+        self._t = threading.Thread(target=self._read_err, daemon=True)
+        self._t.start()
+
+    def _read_err(self) -> None:
+        self.err = self.proc.stderr.read()
+
+    def send(self, *lines: str) -> None:
+        for line in lines:
+            self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def readline(self) -> str:
+        """One line of output (bounded by the test's timeout on the wait below)."""
+        box: list[bytes] = []
+        t = threading.Thread(target=lambda: box.append(self.proc.stdout.readline()),
+                             daemon=True)
+        t.start()
+        t.join(60)
+        assert box, "no line from the engine"
+        return box[0].decode().rstrip("\n")
+
+    def ready(self) -> None:
+        self.send("isready")
+        assert self.readline() == "readyok"
+
+    def wait(self, timeout: float = WAIT) -> int:
+        try:
+            rc = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError("the engine did not exit") from None
+        self._t.join(5)
+        return rc
+
+    def kill(self) -> None:
+        end_process(self.proc)
+
+
+@pytest.fixture
+def raw():
+    made: list[RawEngine] = []
+
+    def make() -> RawEngine:
+        e = RawEngine()
+        made.append(e)
+        return e
+
+    yield make
+    for e in made:
+        e.kill()

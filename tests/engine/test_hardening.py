@@ -10,12 +10,9 @@ Every engine here is a real subprocess, every wait bounded.
 from __future__ import annotations
 
 import io
-import os
 import re
 import signal
-import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -306,75 +303,6 @@ def test_quote_and_clip():
 
 
 # -- a closed standard output ---------------------------------------------------------------
-
-class RawEngine:
-    """The engine with pipes read directly (so that its output can be closed)."""
-
-    def __init__(self) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-        self.proc = subprocess.Popen(ENGINE, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, cwd=ROOT, env=env)
-        self.err = b""
-        self._t = threading.Thread(target=self._read_err, daemon=True)
-        self._t.start()
-
-    def _read_err(self) -> None:
-        self.err = self.proc.stderr.read()
-
-    def send(self, *lines: str) -> None:
-        for line in lines:
-            self.proc.stdin.write(line.encode() + b"\n")
-        self.proc.stdin.flush()
-
-    def readline(self) -> str:
-        """One line of output (bounded by the test's timeout on the wait below)."""
-        box: list[bytes] = []
-        t = threading.Thread(target=lambda: box.append(self.proc.stdout.readline()),
-                             daemon=True)
-        t.start()
-        t.join(60)
-        assert box, "no line from the engine"
-        return box[0].decode().rstrip("\n")
-
-    def ready(self) -> None:
-        self.send("isready")
-        assert self.readline() == "readyok"
-
-    def wait(self, timeout: float = WAIT) -> int:
-        try:
-            rc = self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            raise AssertionError("the engine did not exit") from None
-        self._t.join(5)
-        return rc
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
-        for s in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            try:
-                s.close()
-            except OSError:
-                pass
-
-
-@pytest.fixture
-def raw():
-    made: list[RawEngine] = []
-
-    def make() -> RawEngine:
-        e = RawEngine()
-        made.append(e)
-        return e
-
-    yield make
-    for e in made:
-        e.kill()
-
 
 @pytest.mark.parametrize("doing", ["idle", "go infinite", "perft", "bench", "writing"])
 def test_closed_output_ends_the_engine_quietly(raw, doing):

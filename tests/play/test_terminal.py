@@ -40,21 +40,6 @@ def answers(game: str) -> str:
     return THE_CAT if game == "the-cat" else FIRST
 
 
-def live(game: str) -> bool:
-    """Whether the game writes observations yet (it can be played at a table)."""
-    st = catsearch.new_game(game, 2, seed=1)
-    try:
-        st.observation(0, st.legal_moves()[0])
-    except NotImplementedError:
-        return False
-    return True
-
-
-def live_games():
-    return [pytest.param(g, marks=pytest.mark.skipif(
-        not live(g), reason=f"{g} writes no observations yet (its obs branch is not merged)"))
-        for g in catsearch.GAMES]
-
 
 def run(argv: list[str], text: str, monkeypatch, capsys) -> tuple[int, str, str]:
     """``play_main(argv)`` with ``text`` as its input; its exit status, stdout, stderr."""
@@ -95,7 +80,7 @@ def replay_record(path: Path, seat: int):
 
 # -- whole games ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("game", live_games())
+@pytest.mark.parametrize("game", catsearch.GAMES)
 def test_whole_game_in_a_subprocess(game, tmp_path):
     """A real ``python -m catsearch.cli`` process: the person answers the first listed move
     every time (The Cat: see :data:`THE_CAT`), to the end; the record replays to the same
@@ -120,7 +105,7 @@ def test_whole_game_in_a_subprocess(game, tmp_path):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("game", live_games())
+@pytest.mark.parametrize("game", catsearch.GAMES)
 def test_whole_game_shows_only_the_seats_view(game, players, tmp_path, monkeypatch, capsys):
     """Every picture shown before the end is the seat's view at that point, every line about
     a move is the seat's observation of it, and no full-state picture that differs from the
@@ -145,7 +130,7 @@ def test_whole_game_shows_only_the_seats_view(game, players, tmp_path, monkeypat
     assert str(final) in after            # at the end every card is shown
 
 
-@pytest.mark.parametrize("game", live_games())
+@pytest.mark.parametrize("game", catsearch.GAMES)
 def test_same_view_same_output(game, monkeypatch, capsys):
     """Two deals with the same view for the seat and different hidden cards: the same output
     (help, hint, bad lines, the view) up to the first observation of a move."""
