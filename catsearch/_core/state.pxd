@@ -8,6 +8,7 @@ overrides the ``*_c`` methods below; all of them are ``noexcept nogil`` and touc
 object, so a searcher can run them in a loop at C speed, with or without the GIL.
 """
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from catsearch._core.rng cimport Rng, rng_below, rng_seed, rng_next
 
@@ -34,22 +35,42 @@ cdef class State:
     cdef size_t _size      # sizeof the game's struct (its spec's ``size``)
     cdef int _moves        # the game's move-space size (its spec's ``moves``)
 
-    # -- the hot contract ---------------------------------------------------------------
+    # -- the hot contract: every game overrides these -----------------------------------
     cdef int num_distinct_moves_c(self) noexcept nogil
     cdef int legal_moves_c(self, int* out) noexcept nogil
     cdef void apply_c(self, int move) noexcept nogil
+    # the returns: all 0 until the game is over; then the best of scores_c wins, ties share
     cdef void returns_c(self, double* out) noexcept nogil
+    # the game's own score per seat (what scores() gives)
     cdef void scores_c(self, double* out) noexcept nogil
     cdef uint64_t compute_hash_c(self) noexcept nogil
     cdef void reset_c(self, uint64_t seed) noexcept nogil
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil
     cdef void hide_c(self, int seat) noexcept nogil
+    # what ``seat`` sees of ``move`` played here: the move itself where it is public, else a
+    # code >= num_distinct_moves that stands for what the seat saw
     cdef int observe_move_c(self, int move, int seat) noexcept nogil
+    # the game's rule-based choice (a sensible beginner's); ``buf`` has room for every move;
+    # the default plays uniformly at random
     cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil
+    # an estimate of the returns of a non-terminal state (each in [0, 1], summing to 1); the
+    # true returns of a terminal one; the default gives every seat an equal share
     cdef void evaluate_c(self, double* out) noexcept nogil
+    # in a view: if the next decision needs an unknown card (the mover holds one), write the
+    # possible card types and their probabilities and return how many; else 0
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil
     cdef void apply_chance_c(self, int outcome) noexcept nogil
+    # in a view, when the seat to move is another seat whose choice here stays hidden from
+    # the view's seat until it resolves (a simultaneous choice): record that choice as
+    # unknown, as if it had been made, move on to whoever decides next and return 1
+    # (chance_outcomes_c reveals the choice once something needs it); else change nothing and
+    # return 0 (the default: no such choices). Expectimax calls it so that its model of the
+    # other seats does not see the searching seat's own hidden choices.
     cdef int apply_hidden_c(self) noexcept nogil
+    # in a seat's view (``view_seat`` >= 0), write the view's tensor of ``kind`` (0: the
+    # observation, 1: the information state) into ``out``, zeroed, laid out as
+    # ``_tensor_layout(kind)`` says; catsearch._core.observing makes the view and the array
+    cdef void tensor_c(self, int kind, float* out) noexcept nogil
     # -- allocation (needs the GIL) ------------------------------------------------------
     cdef State new_empty_c(self)
     cdef State clone_c(self)
@@ -145,3 +166,26 @@ cdef inline int random_playout(State st, Rng* rng, int* buf) noexcept nogil:
         st.apply_c(buf[rng_below(rng, k)])
         n += 1
     return n
+
+
+cdef inline int is_legal(State st, int m) except -1:
+    """1 if ``m`` (in range) is a legal move of ``st``, else 0; in C, without allocating for
+    games with up to 512 moves."""
+    cdef int small[512]
+    cdef int* buf = small
+    cdef int n, i, need = st._moves + 1
+    cdef int found = 0
+    if header(st).terminal:
+        return 0
+    if need > 512:
+        buf = <int*>malloc(need * sizeof(int))
+        if buf == NULL:
+            raise MemoryError()
+    n = st.legal_moves_c(buf)
+    for i in range(n):
+        if buf[i] == m:
+            found = 1
+            break
+    if buf != small:
+        free(buf)
+    return found

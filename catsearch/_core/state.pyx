@@ -15,11 +15,9 @@ from cpython.long cimport PyLong_CheckExact, PyLong_AsLongAndOverflow
 from catsearch._core.rng cimport Rng, rng_seed, rng_next
 
 import os
-import time
 
-from catsearch._core.notation import Fields, rng_text
 from catsearch._core.options import as_int, check_int, check_seed
-from catsearch.errors import IllegalMoveError, InvalidMoveError, ObservationError
+from catsearch.errors import IllegalMoveError, InvalidMoveError
 
 
 cdef void copy_state(State dst, State src) noexcept nogil:
@@ -67,7 +65,7 @@ cdef class State:
     def __init__(self, *args, **kwargs):
         raise TypeError("build a state with catsearch.new_game(...) or catsearch.from_text(...)")
 
-    # -- the hot contract: every game overrides these -----------------------------------
+    # -- the hot contract: every game overrides these (state.pxd says what each does) ----
     cdef int num_distinct_moves_c(self) noexcept nogil:
         return self._moves
 
@@ -78,7 +76,6 @@ cdef class State:
         pass
 
     cdef void returns_c(self, double* out) noexcept nogil:
-        """All 0 until the game is over; then the best of ``scores_c`` wins (ties share)."""
         cdef double sc[MAX_PLAYERS]
         cdef int i
         if not header(self).terminal:
@@ -89,7 +86,6 @@ cdef class State:
         share_returns(out, sc, header(self).players)
 
     cdef void scores_c(self, double* out) noexcept nogil:
-        """The game's own score per seat (what :meth:`scores` gives)."""
         cdef int i
         for i in range(header(self).players):
             out[i] = 0.0
@@ -107,19 +103,13 @@ cdef class State:
         pass
 
     cdef int observe_move_c(self, int move, int seat) noexcept nogil:
-        """What ``seat`` sees of ``move`` when it is played here: the move itself where it is
-        public, else a code ``>= num_distinct_moves`` that stands for what the seat saw."""
         return move
 
     cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
-        """The game's rule-based choice (a sensible beginner's); ``buf`` has room for every
-        move. The default plays uniformly at random."""
         cdef int n = self.legal_moves_c(buf)
         return buf[rng_below(rng, n)]
 
     cdef void evaluate_c(self, double* out) noexcept nogil:
-        """An estimate of ``returns`` for a non-terminal state (each in [0, 1], summing to 1);
-        the true returns for a terminal one."""
         cdef int i, n = header(self).players
         if header(self).terminal:
             self.returns_c(out)
@@ -128,22 +118,16 @@ cdef class State:
                 out[i] = 1.0 / n
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
-        """In a view: if the next decision needs an unknown card (the mover holds one),
-        write the possible card types and their probabilities and return how many; else 0."""
         return 0
 
     cdef void apply_chance_c(self, int outcome) noexcept nogil:
         pass
 
     cdef int apply_hidden_c(self) noexcept nogil:
-        """In a view, when the seat to move is another seat whose choice here stays hidden
-        from the view's seat until it resolves (a simultaneous choice): record that choice
-        as unknown, as if it had been made, move on to whoever decides next, and return 1;
-        ``chance_outcomes_c`` reveals the choice once something needs it. Otherwise change
-        nothing and return 0 (the default: the game has no such choices). A searcher that
-        plays for the view's seat calls it so that its model of the other seats does not
-        see that seat's own hidden choices (expectimax does)."""
         return 0
+
+    cdef void tensor_c(self, int kind, float* out) noexcept nogil:
+        pass
 
     cdef State new_empty_c(self):
         return type(self).__new__(type(self))
@@ -182,25 +166,8 @@ cdef class State:
         :raises NotationError: the text does not parse or describes an impossible state;
             the message names the token and its column.
         """
-        if not isinstance(text, str):
-            raise TypeError(f"a state notation is a str, not {type(text).__name__}")
-        spec = cls.spec
-        f = Fields(text, spec.keys, spec.optional_keys)
-        cdef State st = cls.__new__(cls)
-        cdef Header* h = header(st)
-        cdef int n = f.int("players", spec.seats[0], spec.seats[1])
-        h.players = n
-        h.view_seat = f.int("view", 0, n - 1) if "view" in f else NO_SEAT
-        st._read(f)
-        r = f.rng()
-        if (r is None and h.view_seat < 0) or (
-                r is not None and h.view_seat >= 0 and spec.view_hides_rng):
-            raise f.error(f["rng"], "a seat's view hides the generator (rng=?); a full state "
-                          "gives it as 16 hex digits")
-        h.rng_known = r is not None
-        h.rng.s = 0 if r is None else r
-        h.hash = st.compute_hash_c()
-        return st
+        from catsearch._core.text import read_state
+        return read_state(cls, text)
 
     def _set_options(self, dict options):
         """Write the checked ``options`` (every declared one) into the game's struct."""
@@ -364,7 +331,7 @@ cdef class State:
                 m = self._move_index(move)
         else:
             m = self._move_index(move)
-        if header(self).view_seat < 0 and not _is_legal(self, <int>m):
+        if header(self).view_seat < 0 and not is_legal(self, <int>m):
             self._check_legal(m)
             raise IllegalMoveError(f"illegal move {self._move_to_str(m)!r}")
         self.apply_c(<int>m)
@@ -394,7 +361,7 @@ cdef class State:
         s = self._check_seat(seat, knowledge=False)
         return self.observe_move_c(m, s)
 
-    # -- a live game: the master's full state sends each seat its observations ----------
+    # -- what a seat observes: a live game's observations, tensors (catsearch._core.observing)
     def observation(self, seat, move) -> str:
         """What ``seat`` sees of ``move`` (legal, for the seat to move) being played in this
         full state, as one whitespace-free token: the move's public part, the cards it shows
@@ -406,13 +373,8 @@ cdef class State:
         :raises ValueError: this state is a view, or ``seat`` is not a seat of the game.
         :raises IllegalMoveError: ``move`` is not legal here.
         """
-        if header(self).view_seat >= 0:
-            raise ValueError("observations are written by the full state (the game master's), "
-                             f"not by seat {header(self).view_seat}'s view")
-        seat = self._check_seat(seat, knowledge=False)
-        m = self.str_to_move(move) if isinstance(move, str) else self._move_index(move)
-        self._check_legal(m)
-        return self._observation(seat, m)
+        from catsearch._core.observing import observation
+        return observation(self, seat, move)
 
     def play_observation(self, text) -> int:
         """Apply one observation (see :meth:`observation`) to this seat's view.
@@ -424,23 +386,38 @@ cdef class State:
         :raises ObservationError: ``text`` is not an observation this view can follow (the
             message names the text and the view); the view is left unchanged.
         """
-        if not isinstance(text, str):
-            raise TypeError(f"an observation is a str, not {type(text).__name__}")
-        cdef int v = header(self).view_seat
-        if v < 0:
-            raise ObservationError("observations are followed by a seat's view; this is the "
-                                   "full state", text, self.to_text())
-        if header(self).terminal:
-            raise ObservationError("the game is over", text, self.to_text())
-        cdef State c = self.clone_c()
-        try:
-            code = c._play_observation(text.strip())
-        except ObservationError:
-            raise
-        except (ValueError, IndexError, KeyError) as e:
-            raise ObservationError(str(e), text, self.to_text()) from None
-        copy_state(self, c)
-        return code
+        from catsearch._core.observing import play_observation
+        return play_observation(self, text)
+
+    def observation_tensor(self, seat):
+        """What ``seat`` observes now (the table and its own cards), as a float32 numpy array
+        of the fixed shape :meth:`tensor_shape` ``("observation")``: equal in every state
+        ``seat`` cannot tell apart; the game's rules page gives each element."""
+        from catsearch._core.observing import tensor
+        return tensor(self, seat, "observation")
+
+    def information_state_tensor(self, seat):
+        """Everything ``seat`` knows (its view: what it observes and what it remembers), as a
+        float32 numpy array of the fixed shape :meth:`tensor_shape` ``("information_state")``:
+        equal exactly in the states ``seat`` cannot tell apart (same :meth:`info_key`)."""
+        from catsearch._core.observing import tensor
+        return tensor(self, seat, "information_state")
+
+    def tensor_shape(self, kind="observation") -> tuple:
+        """The shape of the tensors of ``kind`` (``"observation"`` or ``"information_state"``)
+        for this game and player count."""
+        from catsearch._core.observing import size
+        return (size(self, kind),)
+
+    def tensor_layout(self, kind="observation") -> tuple:
+        """The parts of the tensors of ``kind``, in order: ``TensorPart(name, start, stop)``."""
+        from catsearch._core.observing import layout
+        return layout(self, kind)
+
+    def _tensor_layout(self, int kind) -> list:
+        """The game's tensor parts for this player count, in order: ``(name, length)`` pairs
+        (``kind``: 0 observation, 1 information state); ``tensor_c`` fills them."""
+        raise NotImplementedError(f"{self.game_id} has no tensors")
 
     def _observation(self, int seat, int move) -> str:
         """The game's observation text (see :meth:`observation`; arguments checked)."""
@@ -514,24 +491,8 @@ cdef class State:
         ``players`` is first, ``rng`` is the state's generator (``?`` in a view) and
         ``view`` is last.
         """
-        cdef Header* h = header(self)
-        values = self._write()
-        out = []
-        for key in type(self).spec.notation:
-            if key == "players":
-                out.append(f"players={h.players}")
-            elif key == "rng":
-                out.append(f"rng={rng_text(h.rng_known, h.rng.s)}")
-            elif key == "view?":
-                if h.view_seat >= 0:
-                    out.append(f"view={h.view_seat}")
-            elif key.endswith("?"):
-                key = key.rstrip("?")
-                if values.get(key) is not None:
-                    out.append(f"{key}={values[key]}")
-            else:
-                out.append(f"{key}={values[key]}")
-        return " ".join(out)
+        from catsearch._core.text import write_state
+        return write_state(self)
 
     def view(self, seat):
         """This state as ``seat`` sees it: every card that seat does not know is unknown."""
@@ -615,51 +576,19 @@ cdef class State:
         """For every card location (as in :meth:`cards`), the frozenset of seats that know it."""
         raise NotImplementedError
 
-    # -- counting -----------------------------------------------------------------------
+    # -- counting (in C: catsearch._core.counting) -----------------------------------
     def perft(self, depth) -> int:
         """The number of move sequences of exactly ``depth`` moves from here (a line that ends
         the game sooner counts nothing), in a full state; the standard move-generator check.
         ``depth``: a whole number from 0 to 64."""
-        d = check_int(depth, "depth", 0, MAX_PERFT_DEPTH)
-        if header(self).view_seat >= 0:
-            raise ValueError("perft needs a full state, not a seat's view")
-        return _perft(self, d)
+        from catsearch._core.counting import perft
+        return perft(self, check_int(depth, "depth", 0, MAX_PERFT_DEPTH))
 
     def perft_divide(self, depth) -> dict:
         """``perft(depth - 1)`` after each legal move, keyed by the move's text (``depth``
         from 1 to 64)."""
-        depth = check_int(depth, "depth", 1, MAX_PERFT_DEPTH)
-        if header(self).view_seat >= 0:
-            raise ValueError("perft needs a full state, not a seat's view")
-        out = {}
-        for m in self.legal_moves():
-            c = self.clone_c()
-            c.apply_c(m)
-            out[self._move_to_str(m)] = c.perft(depth - 1)
-        return out
-
-
-cdef int _is_legal(State st, int m) except -1:
-    """1 if ``m`` (in range) is a legal move of ``st``, else 0; in C, without allocating for
-    games with up to 512 moves."""
-    cdef int small[512]
-    cdef int* buf = small
-    cdef int n, i, need = st._moves + 1
-    cdef int found = 0
-    if header(st).terminal:
-        return 0
-    if need > 512:
-        buf = <int*>malloc(need * sizeof(int))
-        if buf == NULL:
-            raise MemoryError()
-    n = st.legal_moves_c(buf)
-    for i in range(n):
-        if buf[i] == m:
-            found = 1
-            break
-    if buf != small:
-        free(buf)
-    return found
+        from catsearch._core.counting import perft_divide
+        return perft_divide(self, check_int(depth, "depth", 1, MAX_PERFT_DEPTH))
 
 
 # the size of a State object: a game's struct starts there (see State.__cinit__)
@@ -669,60 +598,3 @@ cdef Py_ssize_t _BASE_SIZE = State.__basicsize__
 def _restore(cls, str text):
     """Unpickle a state: its class reads its notation (no registry needed)."""
     return cls.from_text(text)
-
-
-cdef long long _perft_rec(list states, int* bufs, int stride, int ply, int depth):
-    cdef State st = <State>states[ply]
-    cdef State child
-    cdef long long total = 0
-    cdef int n, i
-    if depth == 0:
-        return 1
-    if header(st).terminal:
-        return 0
-    n = st.legal_moves_c(bufs + ply * stride)
-    if depth == 1:
-        return n
-    child = <State>states[ply + 1]
-    for i in range(n):
-        copy_state(child, st)
-        child.apply_c(bufs[ply * stride + i])
-        total += _perft_rec(states, bufs, stride, ply + 1, depth - 1)
-    return total
-
-
-cdef long long _perft(State root, int depth):
-    cdef int stride = root.num_distinct_moves_c() + 1
-    cdef list states = [root.clone_c() for _ in range(depth + 1)]
-    cdef int* bufs = <int*>malloc(sizeof(int) * stride * (depth + 1))
-    if bufs == NULL:
-        raise MemoryError()
-    try:
-        return _perft_rec(states, bufs, stride, 0, depth)
-    finally:
-        free(bufs)
-
-
-def play_random_games(State template, long long games, uint64_t seed):
-    """Play ``games`` full uniformly random games, each a fresh deal with ``template``'s
-    players and options, in one C loop over the contract (the loop a playout uses).
-
-    :returns: ``(moves, seconds)``.
-    """
-    cdef State st = template.clone_c()
-    cdef int* buf = <int*>malloc(sizeof(int) * (st.num_distinct_moves_c() + 1))
-    cdef Rng deal, play
-    cdef long long g, moves = 0
-    if buf == NULL:
-        raise MemoryError()
-    rng_seed(&deal, seed)
-    rng_seed(&play, seed ^ <uint64_t>0x5DEECE66D)
-    t0 = time.perf_counter()
-    try:
-        with nogil:
-            for g in range(games):
-                st.reset_c(rng_next(&deal))
-                moves += random_playout(st, &play, buf)
-    finally:
-        free(buf)
-    return moves, time.perf_counter() - t0

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from catsearch._core.game import listed, lookup
 from catsearch._core.options import check_int, check_seed
-from catsearch._core.state import State, play_random_games
+from catsearch._core.counting import play_random_games
+from catsearch._core.state import State
 
 # Importing a game module registers it; GAMES keeps this order.
 from catsearch.games import herding_cats, the_cat, cat_cards, cat_earth  # noqa: F401,E402

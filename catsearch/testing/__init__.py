@@ -3,6 +3,7 @@ and two toy games (used by catsearch's own suite, and handy for yours).
 
 - :func:`check_game`: a game against the state contract, in one call;
 - :func:`check_observations`: the law of observations (a live game's seats follow it);
+- :func:`check_tensors`: a seat's tensors show what it knows and nothing else;
 - :func:`read_perft` / :func:`check_perft`: perft files (one format for every game);
 - :func:`random_game_states`, :func:`play_out`: random games;
 - the toy games ``toy-rps`` and ``toy-pennies`` (:mod:`catsearch.testing.toys`), registered
@@ -19,10 +20,11 @@ import catsearch
 from catsearch._core.state import State
 from catsearch.testing.conformance import ConformanceError, check_game
 from catsearch.testing.observations import check_observations
+from catsearch.testing.tensors import check_tensors
 from catsearch.testing.perft import PerftCase, PerftFileError, check_perft, read_perft
 from catsearch.testing.toys import ToyPennies, ToyRPS
 
-__all__ = ["check_game", "check_observations", "ConformanceError", "read_perft", "check_perft", "PerftCase",
+__all__ = ["check_game", "check_observations", "check_tensors", "ConformanceError", "read_perft", "check_perft", "PerftCase",
            "PerftFileError", "random_game_states", "play_out", "ToyRPS", "ToyPennies",
            "TOY_GAMES"]
 

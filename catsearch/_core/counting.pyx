@@ -1,0 +1,86 @@
+# cython: language_level=3
+"""Counting over the state contract in C: ``perft`` (the move-generator check) and random games
+(the playout loop of :func:`catsearch.benchmark_playouts`)."""
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, free
+
+from catsearch._core.rng cimport Rng, rng_seed, rng_next
+from catsearch._core.state cimport State, header, copy_state, random_playout
+
+import time
+
+
+cdef long long perft_count(list states, int* bufs, int stride, int ply, int depth):
+    cdef State st = <State>states[ply]
+    cdef State child
+    cdef long long total = 0
+    cdef int n, i
+    if depth == 0:
+        return 1
+    if header(st).terminal:
+        return 0
+    n = st.legal_moves_c(bufs + ply * stride)
+    if depth == 1:
+        return n
+    child = <State>states[ply + 1]
+    for i in range(n):
+        copy_state(child, st)
+        child.apply_c(bufs[ply * stride + i])
+        total += perft_count(states, bufs, stride, ply + 1, depth - 1)
+    return total
+
+
+cdef _need_full(State st):
+    if header(st).view_seat >= 0:
+        raise ValueError("perft needs a full state, not a seat's view")
+
+
+def perft(State root, int depth):
+    """:meth:`State.perft <catsearch._core.state.State.perft>` (``depth`` checked there)."""
+    _need_full(root)
+    cdef int stride = root.num_distinct_moves_c() + 1
+    cdef list states = [root.clone_c() for _ in range(depth + 1)]
+    cdef int* bufs = <int*>malloc(sizeof(int) * stride * (depth + 1))
+    if bufs == NULL:
+        raise MemoryError()
+    try:
+        return perft_count(states, bufs, stride, 0, depth)
+    finally:
+        free(bufs)
+
+
+def perft_divide(State root, int depth):
+    """:meth:`State.perft_divide <catsearch._core.state.State.perft_divide>`."""
+    cdef State c
+    _need_full(root)
+    out = {}
+    for m in root.legal_moves():
+        c = root.clone_c()
+        c.apply_c(m)
+        out[root._move_to_str(m)] = perft(c, depth - 1)
+    return out
+
+
+def play_random_games(State template, long long games, uint64_t seed):
+    """Play ``games`` full uniformly random games, each a fresh deal with ``template``'s
+    players and options, in one C loop over the contract (the loop a playout uses).
+
+    :returns: ``(moves, seconds)``.
+    """
+    cdef State st = template.clone_c()
+    cdef int* buf = <int*>malloc(sizeof(int) * (st.num_distinct_moves_c() + 1))
+    cdef Rng deal, play
+    cdef long long g, moves = 0
+    if buf == NULL:
+        raise MemoryError()
+    rng_seed(&deal, seed)
+    rng_seed(&play, seed ^ <uint64_t>0x5DEECE66D)
+    t0 = time.perf_counter()
+    try:
+        with nogil:
+            for g in range(games):
+                st.reset_c(rng_next(&deal))
+                moves += random_playout(st, &play, buf)
+    finally:
+        free(buf)
+    return moves, time.perf_counter() - t0
