@@ -149,11 +149,11 @@ class Expectimax(Player):
             def callback(r):
                 info(to_result(r))
 
-        r = self._core.run(view, seat=seat, vector=vector, pruning=PRUNINGS[self.pruning],
-                           max_chance=self.max_chance, sample=self.chance == "sample",
-                           seed=seed, max_depth=depth or MAX_DEPTH,
-                           node_limit=nodes or 0, seconds=seconds or 0.0,
-                           playouts=self.playouts, info=callback)
+        r = _deepen(self._core, view, seat=seat, vector=vector,
+                    pruning=PRUNINGS[self.pruning], max_chance=self.max_chance,
+                    sample=self.chance == "sample", seed=seed, max_depth=depth or MAX_DEPTH,
+                    node_limit=nodes or 0, seconds=seconds or 0.0, playouts=self.playouts,
+                    info=callback)
         return to_result(r)
 
     @staticmethod
@@ -173,3 +173,68 @@ class Expectimax(Player):
         """Free the transposition table (``tt_size`` entries, 48 bytes each) and the search
         stacks now; a later search allocates them again."""
         self._core.close()
+
+
+def _deepen(core: ExpectimaxCore, root: State, *, max_depth: int, seconds: float,
+            node_limit: int, info=None, **options) -> dict[str, Any]:
+    """Iterative deepening of ``core`` over ``root``: depth 1, 2, ... up to ``max_depth``, each
+    iteration in C, until a limit stops one, the tree is solved or the next iteration would
+    not finish in time; each iteration searches the previous best move first, then the others
+    by value.
+
+    :returns: a dict with ``moves`` (root moves), ``values`` (per root move, the value per
+        seat or the scalar value, ``None`` if never searched), ``exact`` (per root move),
+        ``nodes`` (per root move), ``best`` (index), ``depth`` (completed), ``iterations``,
+        ``total_nodes``, ``aborted``, ``solved`` and ``seconds``.
+    """
+    t0 = time.perf_counter()
+    best, depth_done, solved, aborted = -1, 0, False, False
+
+    def snapshot(b: int) -> dict[str, Any]:
+        _, total, per_move = core.progress()
+        return dict(moves=list(moves), values=list(values), exact=list(exact), nodes=per_move,
+                    best=b, depth=depth_done, iterations=depth_done, total_nodes=total,
+                    aborted=aborted, solved=solved, seconds=time.perf_counter() - t0)
+
+    def hook() -> None:
+        # the last completed iteration's best, or the best so far of the first
+        b = best if best >= 0 else core.progress()[0]
+        if b >= 0:
+            info(snapshot(b))
+
+    moves = core.begin(root, max_depth=max_depth, seconds=seconds, node_limit=node_limit,
+                       info=None if info is None else hook, **options)
+    n = len(moves)
+    values: list[Any] = [None] * n
+    exact = [False] * n
+    try:
+        for d in range(1, max_depth + 1):
+            found, index, aborted, solved_now = core.iterate(d)
+            for i, v in enumerate(found):      # this iteration's values of the moves it did
+                if v is not None:
+                    values[i], exact[i] = (v, True) if options["vector"] else v
+            if aborted:
+                # a partial iteration counts once it has searched the previous best move
+                if found[0] is not None and index >= 0:
+                    best = index
+                break
+            best, depth_done, solved = index, d, solved_now
+            if info is not None:
+                info(snapshot(best))
+            if solved or (n == 1 and (seconds > 0 or node_limit > 0)):
+                break          # deeper gives the same (solved), or the only move is known
+            if seconds > 0 and time.perf_counter() - t0 > 0.5 * seconds:
+                break          # the next iteration would not finish in time
+            # the best move first, then the others by value (most promising first)
+            seat = options["seat"]
+            score = [-1.0 if v is None else (v[seat] if isinstance(v, tuple) else v)
+                     for v in values]
+            order = [best] + sorted((i for i in range(n) if i != best), key=lambda i: -score[i])
+            core.reorder(order)
+            moves[:] = [moves[i] for i in order]
+            values[:] = [values[i] for i in order]
+            exact[:] = [exact[i] for i in order]
+            best = 0
+        return snapshot(best)
+    finally:
+        core.end()

@@ -63,7 +63,6 @@ cdef class ExpectimaxCore(ChanceStack):
     cdef int* root_done
     cdef int best_index
 
-    cdef _reorder(self, list moves, list values, list exact, int best)
     cdef int _tick(self) noexcept nogil
     cdef bint _chance_node(self, int lvl) noexcept nogil
     cdef double _search_s(self, int lvl, int depth, double alpha, double beta) noexcept nogil

@@ -1,12 +1,11 @@
 # cython: language_level=3
-"""Expectimax over one seat's view, in C: iterative deepening over a state stack.
+"""Expectimax over one seat's view, in C: one iteration of a given depth over a state stack.
 
 :class:`ExpectimaxCore` extends :class:`catsearch.search.chance.ChanceStack` (the stack of
 states and the chance sets) with the search itself: *-minimax with Star1/Star2 pruning or
 paranoid (one value, the searching seat's), max-n (one value per seat), the transposition
-table and move ordering, the limits, and the root's iterations. The loop runs without the GIL
-and touches no Python object. The algorithm, the player and its options are described in
-:mod:`catsearch.search.expectimax`.
+table and move ordering, the limits. An iteration runs without the GIL and touches no Python
+object; :mod:`catsearch.search.expectimax` deepens them and describes the algorithm.
 """
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
@@ -26,7 +25,6 @@ __all__ = ["ExpectimaxCore", "MAX_DEPTH", "PRUNINGS"]
 MAX_DEPTH = EX_MAX_DEPTH
 #: the pruning of the scalar search, by its option value
 PRUNINGS = {"none": EX_PRUNE_NONE, "star1": EX_PRUNE_STAR1, "star2": EX_PRUNE_STAR2}
-
 
 
 cdef class ExpectimaxCore(ChanceStack):
@@ -501,21 +499,18 @@ cdef class ExpectimaxCore(ChanceStack):
                     self.next_info = now() + 0.1
                     self._report()
 
-    # -- the driver -------------------------------------------------------------------------
-    def run(self, State root, *, int seat, int vector, int pruning, int max_chance,
-            int sample, uint64_t seed, int max_depth, long long node_limit, double seconds,
-            int playouts=0, info=None):
-        """Search ``root`` (the view of ``seat``, who is to move) by iterative deepening.
+    # -- one search, driven by catsearch.search.expectimax (iterative deepening) ---------
+    def begin(self, State root, *, int seat, int vector, int pruning, int max_chance,
+              int sample, uint64_t seed, int max_depth, long long node_limit, double seconds,
+              int playouts=0, info=None):
+        """Start a search of ``root`` (the view of ``seat``, who is to move): set its options
+        and limits (the clock starts now), allocate its stacks; ``info()`` is called about
+        every 0.1 s while an iteration runs. :meth:`end` must follow.
 
-        :returns: a dict with ``moves`` (root moves), ``values`` (per root move, the value
-            per seat, or ``None`` if never searched), ``exact`` (per root move), ``nodes``
-            (per root move), ``best`` (index), ``depth`` (completed), ``iterations``,
-            ``total_nodes``, ``aborted`` and ``solved``.
+        :returns: the root moves, in the order the first iteration searches them.
         """
-        # a level per decision, per chance node, per hidden choice of another seat (which
-        # costs no depth: the searching seat's own decisions count)
+        # a level per decision, chance node and hidden choice of another seat (depth free)
         cdef int nlevels = (max_depth + 1) * (hdr(<PyObject*>root).players + 2) + 4
-        cdef int i, d, n
         cdef double t0 = now()
         if self.tt == NULL:
             # allocated by the first search (a player that never searches costs nothing)
@@ -524,119 +519,82 @@ cdef class ExpectimaxCore(ChanceStack):
                 raise MemoryError(f"no memory for a transposition table of "
                                   f"{self.tt_entries} entries")
         self._prepare(root, nlevels)
-        try:
-            self.root = seat
-            self.players = hdr(<PyObject*>root).players
-            self.vector = vector
-            self.pruning = pruning
-            self.by_history = not vector and pruning != EX_PRUNE_NONE
-            self.max_chance = max_chance
-            self.sample = sample
-            self.playouts = playouts
-            self.seed = seed
-            # a new salt per search: entries of earlier searches never match, so the table
-            # needs no clearing
-            self.searches += 1
-            self.salt = splitmix_finish(<uint64_t>(seat + 1) * <uint64_t>0x632BE59BD9B4E019
-                              + <uint64_t>(vector * 7 + 3)
-                              + self.searches * <uint64_t>0xD1B54A32D192ED03)
-            self.nodes = 0
-            self.chance_total = 0
-            self.node_limit = node_limit
-            self.deadline = t0 + seconds if seconds > 0 else 1e300
-            self.next_info = t0 + 0.1
-            self.aborted = 0
-            self.failed = 0
-            self.stop_flag = 0
-            self.info_error = None
-            n = root.legal_moves_c(self.root_moves)
-            self.nroot = n
-            copy_into(self.stack[0], <PyObject*>root)
-            moves = [self.root_moves[i] for i in range(n)]
-            values = [None] * n
-            exact = [False] * n
-            best = -1
-            depth_done = 0
-            solved = False
+        self.root = seat
+        self.players = hdr(<PyObject*>root).players
+        self.vector = vector
+        self.pruning = pruning
+        self.by_history = not vector and pruning != EX_PRUNE_NONE
+        self.max_chance = max_chance
+        self.sample = sample
+        self.playouts = playouts
+        self.seed = seed
+        # a new salt per search: entries of earlier searches never match, so the table
+        # needs no clearing
+        self.searches += 1
+        self.salt = splitmix_finish((seat + 1) * <uint64_t>0x632BE59BD9B4E019 + vector * 7 + 3
+                                    + self.searches * <uint64_t>0xD1B54A32D192ED03)
+        self.nodes = 0
+        self.chance_total = 0
+        self.node_limit = node_limit
+        self.deadline = t0 + seconds if seconds > 0 else 1e300
+        self.next_info = t0 + 0.1
+        self.aborted = 0
+        self.failed = 0
+        self.stop_flag = 0
+        self.info_error = None
+        self.info_hook = info
+        self.has_info = info is not None
+        self.best_index = -1
+        self.nroot = root.legal_moves_c(self.root_moves)
+        copy_into(self.stack[0], <PyObject*>root)
+        return [self.root_moves[i] for i in range(self.nroot)]
 
-            def snapshot(b):
-                return dict(moves=list(moves), values=list(values), exact=list(exact),
-                            nodes=[self.root_nodes[j] for j in range(n)], best=b,
-                            depth=depth_done, iterations=depth_done, total_nodes=self.nodes,
-                            aborted=bool(self.aborted), solved=solved,
-                            seconds=now() - t0)
+    def iterate(self, int depth):
+        """Search every root move to ``depth`` plies, in the current order.
 
-            def hook():
-                # the last completed iteration's best, or the best so far of the first
-                b = best if best >= 0 else self.best_index
-                if b >= 0:
-                    info(snapshot(b))
+        :returns: ``(values, best_index, aborted, solved)``: per root move, ``None`` if this
+            iteration did not finish it, else its value: the tuple of every seat's (max-n) or
+            ``(value, exact)`` (scalar; not exact: an upper bound); the best one's index (-1:
+            none); whether the search was stopped (a limit, :meth:`stop`); whether it
+            reached no depth cut-off (deeper gives the same).
+        """
+        cdef int i, j
+        self.stamp += 1
+        self.cutoffs = 0
+        with nogil:
+            self._root_iteration(depth)
+        if self.info_error is not None:
+            error, self.info_error = self.info_error, None
+            raise error
+        if self.failed:
+            raise MemoryError("no memory for the chance outcomes of a node")
+        out = []
+        for i in range(self.nroot):
+            if not self.root_done[i]:
+                out.append(None)
+            elif self.vector:
+                out.append(tuple(self.root_val[4 * i + j] for j in range(self.players)))
+            else:
+                out.append((self.root_val[4 * i], self.root_val[4 * i + 1] > 0))
+        return out, self.best_index, bool(self.aborted), self.cutoffs == 0
 
-            self.info_hook = hook
-            self.has_info = info is not None
-            for d in range(1, max_depth + 1):
-                self.stamp += 1
-                self.cutoffs = 0
-                with nogil:
-                    self._root_iteration(d)
-                if self.info_error is not None:
-                    error, self.info_error = self.info_error, None
-                    raise error
-                if self.failed:
-                    raise MemoryError("no memory for the chance outcomes of a node")
-                # take this iteration's values for the moves it finished
-                for i in range(n):
-                    if self.root_done[i]:
-                        if vector:
-                            values[i] = tuple(self.root_val[4 * i + j]
-                                              for j in range(self.players))
-                            exact[i] = True
-                        else:
-                            values[i] = self.root_val[4 * i]
-                            exact[i] = self.root_val[4 * i + 1] > 0
-                if self.aborted:
-                    # a partial iteration counts once it has searched the previous best move
-                    if self.root_done[0] and self.best_index >= 0:
-                        best = self.best_index
-                    break
-                best = self.best_index
-                depth_done = d
-                solved = self.cutoffs == 0
-                if info is not None:
-                    info(snapshot(best))
-                if solved or (n == 1 and (seconds > 0 or node_limit > 0)):
-                    break          # deeper gives the same (solved), or the only move is known
-                if seconds > 0 and now() - t0 > 0.5 * seconds:
-                    break          # the next iteration would not finish in time
-                self._reorder(moves, values, exact, best)
-                best = 0
-            return snapshot(best)
-        finally:
-            # the closures above hold this object through their scope, and the scope holds
-            # them (hook calls snapshot): break that cycle, so that the core, its table and
-            # its stacks are freed as soon as the player is dropped, without waiting for the
-            # cyclic garbage collector
-            snapshot = None
-            hook = None
-            self.info_hook = None
-            self.has_info = 0
-            self._release()
-
-    cdef _reorder(self, list moves, list values, list exact, int best):
-        """Put the best move first, then the others by their value (most promising first),
-        for the next iteration; write the new order into ``root_moves``."""
-        cdef int i, n = len(moves)
-        seat = self.root
-        def score(i):
-            v = values[i]
-            if v is None:
-                return -1.0
-            return v[seat] if isinstance(v, tuple) else v
-        order = [best] + sorted((i for i in range(n) if i != best), key=lambda i: -score(i))
-        moves[:] = [moves[i] for i in order]
-        values[:] = [values[i] for i in order]
-        exact[:] = [exact[i] for i in order]
+    def reorder(self, list order):
+        """Search the root moves in ``order`` (indices into the current order) from now on."""
+        cdef int i, n = self.nroot
+        moves = [self.root_moves[i] for i in order]
         nodes = [self.root_nodes[i] for i in order]
         for i in range(n):
             self.root_moves[i] = moves[i]
             self.root_nodes[i] = nodes[i]
+
+    def end(self):
+        """Release what :meth:`begin` took (the table stays, for the next search)."""
+        self.info_hook = None
+        self.has_info = 0
+        self._release()
+
+    def progress(self):
+        """``(best_index, nodes, root_nodes)`` of the running search: its iteration's best
+        root move so far (-1: none finished), its nodes, and nodes per root move."""
+        return (self.best_index, self.nodes,
+                [self.root_nodes[i] for i in range(self.nroot)])
