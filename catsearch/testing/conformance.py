@@ -63,6 +63,16 @@ class _Checker:
                                players=self.players, seed=self.seed, game_seed=self.game_seed,
                                ply=self.ply, state=text)
 
+    def deals(self, games: int, salt: int = 0):
+        """The suite's random deals: ``(game index, game seed, new full state)`` for each of
+        ``games`` games, the game seeds derived from the suite's seed and ``salt`` (each
+        check has its own, so that their deals differ)."""
+        import catsearch.games as games_module
+        for g in range(games):
+            game_seed = derive_seed(self.seed, salt + g)
+            yield g, game_seed, games_module.new_game(self.game_id, self.players, game_seed,
+                                                      **self.options)
+
     def expect(self, ok: Any, what: str) -> None:
         if not ok:
             self.fail(what)
@@ -130,9 +140,7 @@ def check_game(game_id: str, players: int, *, games: int = 3, seed: int = 0,
     _check_construction(ck, cls, options)
     rng = random.Random(seed)
     mid = None
-    for g in range(games):
-        game_seed = derive_seed(seed, g)
-        st = games_module.new_game(game_id, players, game_seed, **options)
+    for g, game_seed, st in ck.deals(games):
         start = st.clone()
         moves = []
         while not st.is_terminal():

@@ -43,15 +43,11 @@ def check_observations(game_id: str, players: int, *, games: int = 3, seed: int 
     :returns: counts: ``moves``, ``observations``, ``leak_checks``.
     :raises ConformanceError: the first failure, naming game, seed, ply and what failed.
     """
-    import catsearch.games as games_module
-
     options = dict(options or {})
     ck = _Checker(game_id, players, seed, options)
     report = {"moves": 0, "observations": 0, "leak_checks": 0}
     rng = random.Random(seed)
-    for g in range(games):
-        game_seed = derive_seed(seed, 1000 + g)
-        st = games_module.new_game(game_id, players, game_seed, **options)
+    for g, game_seed, st in ck.deals(games, salt=1000):
         views = [st.view(s) for s in range(players)]
         ply = 0
         while not st.is_terminal():

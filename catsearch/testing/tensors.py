@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from catsearch._core.options import derive_seed
 from catsearch.testing.conformance import _Checker
 
 __all__ = ["check_tensors"]
@@ -38,17 +37,13 @@ def check_tensors(game_id: str, players: int, *, games: int = 3, seed: int = 0,
     :returns: counts: ``states``, ``tensors``, ``determinizations``.
     :raises ConformanceError: the first failure, naming game, seed, ply and what failed.
     """
-    import catsearch.games as games_module
-
     options = dict(options or {})
     ck = _Checker(game_id, players, seed, options)
     report = {"states": 0, "tensors": 0, "determinizations": 0}
     rng = random.Random(seed)
     shapes: dict[str, tuple] = {}
     known: dict[tuple[int, bytes], int] = {}      # (seat, information-state bytes) -> info key
-    for g in range(games):
-        game_seed = derive_seed(seed, 2000 + g)
-        st = games_module.new_game(game_id, players, game_seed, **options)
+    for g, game_seed, st in ck.deals(games, salt=2000):
         ply = 0
         while True:
             ck.at(g, game_seed, ply, st)
