@@ -37,7 +37,8 @@ from catsearch._core.state import State
 from catsearch.search.expectimax_core import MAX_DEPTH, PRUNINGS, ExpectimaxCore
 from catsearch.search.limits import Limits, resolve
 from catsearch.search.options import EXPECTIMAX_ALIASES, EXPECTIMAX_OPTIONS, configure
-from catsearch.search.players import InfoCallback, MoveStats, Player, SearchResult, _seat_view
+from catsearch.search.players import (InfoCallback, MoveStats, Player, SearchResult, _seat_view,
+                                      forced_result)
 
 __all__ = ["Expectimax", "DEFAULT_DEPTH", "DEFAULT_NODES", "MAX_DEPTH"]
 
@@ -81,6 +82,8 @@ class Expectimax(Player):
         the game's heuristic player (0, the default: by the game's evaluation).
     :param seed: seeds the sampling of wide chance nodes (``None``: a fresh seed per
         search); with ``chance="top"`` the search is deterministic whatever the seed.
+    :param forced: ``instant`` (default): a position with one legal move is answered at once,
+        valued by the game's evaluation; ``search``: searched like any other.
     """
 
     name = "expectimax"
@@ -121,6 +124,9 @@ class Expectimax(Player):
                              f"needs to decide (the game's chance_outcomes_c is wrong here)")
         budget = resolve(limits, self._own, _DEFAULT_BUDGET, counts=_COUNTS,
                          depth_max=MAX_DEPTH)
+        forced = forced_result(view, t0, self.forced)
+        if forced is not None:
+            return forced
         depth, nodes, seconds = budget.depth, budget.nodes, budget.seconds
         seed = budget.seed if budget.seed is not None else self.seed
         if seed is None:

@@ -31,7 +31,7 @@ from catsearch.search.options import (
     refuse,
 )
 from catsearch.search.pimc import PIMCCore
-from catsearch.search.players import InfoCallback, Player, SearchResult, _seat_view
+from catsearch.search.players import InfoCallback, Player, SearchResult, _seat_view, forced_result
 from catsearch.search.results import decide_summed, decide_voted, merge, snapshot, split
 from catsearch.search.tree import NODE_BYTES
 
@@ -134,8 +134,11 @@ class MCTSPlayer(Player):
         t0 = time.perf_counter()
         view = _seat_view(state)
         seat = state.current_player
-        legal = view.legal_moves()
         plan = self._plan(limits)
+        forced = forced_result(view, t0, self.forced)
+        if forced is not None:
+            return forced
+        legal = view.legal_moves()
 
         def result(snaps: list[dict]) -> SearchResult:
             return merge(snaps, legal, view.players, time.perf_counter() - t0, self._decide)

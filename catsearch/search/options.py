@@ -25,7 +25,7 @@ from catsearch.search.limits import MAX_COUNT
 from catsearch.search.tree import EXPLORATION, MAX_NODES, MAX_NODES_LIMIT, PRIOR
 
 __all__ = [
-    "MAX_WORKERS", "DEFAULT_ITERATIONS", "ITERATIONS", "NODES", "SECONDS", "DEPTH", "SEED",
+    "MAX_WORKERS", "DEFAULT_ITERATIONS", "ITERATIONS", "NODES", "SECONDS", "DEPTH", "SEED", "FORCED",
     "MCTS_OPTIONS", "ISMCTS_OPTIONS", "PIMC_OPTIONS", "MCTS_ALIASES", "PIMC_ALIASES",
     "EXPECTIMAX_OPTIONS", "EXPECTIMAX_ALIASES",
     "configure", "spec_text", "Positive",
@@ -62,6 +62,9 @@ ITERATIONS = Option("iterations", int, None, 0, MAX_COUNT, none_ok=True,
 NODES = Option("nodes", int, None, 1, MAX_COUNT, none_ok=True, doc="nodes per search")
 SECONDS = Positive("seconds", float, None, none_ok=True, doc="seconds per search")
 DEPTH = Option("depth", int, None, 1, C_INT_MAX, none_ok=True, doc="the deepest depth")
+#: every searcher answers a position with one legal move at once (players.forced_result)
+FORCED = Option("forced", ("instant", "search"), "instant",
+                doc="one legal move: answer at once (its value: the evaluation) or search it")
 
 # -- ISMCTS and determinized MCTS (PIMC) -----------------------------------------------------
 
@@ -80,6 +83,7 @@ MCTS_OPTIONS: tuple[Option, ...] = (
     Option("parallel", ("threads", "processes"), "threads", doc="what the workers are"),
     Option("max_nodes", int, MAX_NODES, 1, MAX_NODES_LIMIT, doc="the node budget of a tree"),
     Positive("info_interval", float, 0.25, doc="seconds between info calls"),
+    FORCED,
 )
 ISMCTS_OPTIONS = MCTS_OPTIONS + (
     Option("mode", ("auto", "so", "mo"), "auto", doc="one tree (so) or one per seat (mo)"),
@@ -106,6 +110,7 @@ EXPECTIMAX_OPTIONS: tuple[Option, ...] = (
     Option("tt_size", int, 1 << 18, 1, 1 << 30, doc="transposition table entries"),
     Option("playouts", int, 0, 0, 1 << 20, doc="playouts per cut-off node (0: evaluation)"),
     SEED,
+    FORCED,
 )
 EXPECTIMAX_ALIASES = {"d": "depth", "time": "seconds", "prune": "pruning",
                       "width": "max_chance"}

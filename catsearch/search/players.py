@@ -71,6 +71,23 @@ class SearchResult:
         object.__setattr__(self, "value", tuple(self.value))
 
 
+def forced_result(view: State, t0: float, forced: str = "instant") -> SearchResult | None:
+    """The answer to a view whose seat has one legal move, given at once by every searcher
+    (there is nothing to choose; about 44% of Herding Cats' moves are forced): that move,
+    valued by the game's evaluation, no search. ``None`` when there is a choice or when the
+    searcher's ``forced`` option is ``"search"`` (to learn the position's value).
+    ``t0``: when the search began (``time.perf_counter()``)."""
+    if forced != "instant":
+        return None
+    legal = view.legal_moves()
+    if len(legal) != 1:
+        return None
+    value = tuple(view.evaluate())
+    return SearchResult(move=legal[0], value=value,
+                        stats={legal[0]: MoveStats(visits=0, mean=value[view.current_player])},
+                        seconds=time.perf_counter() - t0)
+
+
 #: ``info(partial)`` is called from the searching thread every so often (about 10 times a
 #: second at most) with a partial :class:`SearchResult`: its ``move`` is the best so far.
 InfoCallback = Callable[[SearchResult], None]

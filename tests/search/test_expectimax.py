@@ -69,7 +69,7 @@ class TestExactEndgames:
         # card, and whoever first holds the W at their turn completes the orange herd: seat
         # 1 (it holds the W with probability 3/4) at once, else seat 0, which drew it (1/4).
         st = hc(2, 0, "bbb/bbb", "W", "Ooo", dict(o=2, O=1, b=6, W=1))
-        r = Expectimax(depth=7, pruning=pruning, max_chance=0).search(st)
+        r = Expectimax(depth=7, pruning=pruning, max_chance=0, forced="search").search(st)
         assert r.move == st.str_to_move("xb")
         assert r.value == pytest.approx((1 / 4, 3 / 4), abs=1e-12)
         assert r.depth == 7        # seven cards left to play: the whole game was searched
@@ -80,7 +80,7 @@ class TestExactEndgames:
         # its next turn; it is the second card (1/5): seat 1 draws it and completes the herd
         # before seat 0 can. Seat 0 wins with probability 1/5.
         st = hc(2, 0, "bbb/bbb", "bW", "Ooo", dict(o=2, O=1, b=7, W=1))
-        r = Expectimax(depth=8, max_chance=0).search(st)
+        r = Expectimax(depth=8, max_chance=0, forced="search").search(st)
         assert r.value[0] == pytest.approx(1 / 5, abs=1e-12)
 
     @pytest.mark.parametrize("pruning", ["none", "star1", "star2"])
@@ -94,7 +94,7 @@ class TestExactEndgames:
         #   the orange herd, which then has two cards and nothing left to complete it: no
         #   herd is won, a tie, value 1/2 whatever the cards.
         st = hc(2, 0, "bbW/obb", "b", "Oo,Pp", dict(o=2, O=1, p=1, P=1, b=5, W=1))
-        r = Expectimax(depth=7, pruning=pruning, max_chance=0).search(st)
+        r = Expectimax(depth=7, pruning=pruning, max_chance=0, forced="search").search(st)
         assert r.move == st.str_to_move("W@1")
         assert r.value == pytest.approx((0.5, 0.5), abs=1e-12)
         assert r.stats[st.str_to_move("W@1")].mean == pytest.approx(0.5, abs=1e-12)
@@ -199,7 +199,11 @@ def test_result_is_sound(game_id, players):
         assert len(r.value) == players and math.isclose(sum(r.value), 1.0)
         assert all(-1e-12 <= v <= 1 + 1e-12 for v in r.value)
         assert set(r.stats) <= set(st.legal_moves()) and r.move in r.stats
-        assert 1 <= r.depth <= 2 and r.nodes >= 1 and r.iterations == r.depth
+        if len(st.legal_moves()) == 1:      # answered at once (forced="instant")
+            assert (r.depth, r.nodes, r.iterations) == (0, 0, 0)
+            assert r.value == pytest.approx(st.view(st.current_player).evaluate())
+        else:
+            assert 1 <= r.depth <= 2 and r.nodes >= 1 and r.iterations == r.depth
 
 
 def test_same_seed_same_search():
@@ -253,7 +257,7 @@ def test_iterative_deepening_reports_and_orders():
 
 def test_a_solved_position_stops_deepening():
     st = hc(2, 0, "bbb/bbb", "W", "Ooo", dict(o=2, O=1, b=6, W=1))
-    r = Expectimax(depth=30, max_chance=0).search(st)
+    r = Expectimax(depth=30, max_chance=0, forced="search").search(st)
     assert r.depth == 7
 
 

@@ -320,6 +320,7 @@ def play_observed(game_id, players, specs, seed, observe=True):
                                   "pimc:iterations=300,seed=1,reuse=true,dets=4"])
 def test_reuse_keeps_the_tree_while_the_information_set_continues(spec):
     game_id = catsearch.GAMES[0]
+    spec += ",forced=search"            # every position searched, forced ones too
     reused = play_observed(game_id, 3, [spec, "random:seed=1", "random:seed=2"], seed=8)
     carried = [sum(s.visits for s in r.stats.values()) - r.iterations for r in reused]
     assert all(c >= 0 for c in carried)
@@ -328,6 +329,21 @@ def test_reuse_keeps_the_tree_while_the_information_set_continues(spec):
                           observe=False)
     assert len(fresh) == len(reused)
     assert all(sum(s.visits for s in r.stats.values()) == r.iterations for r in fresh)
+
+
+def test_forced_moves_are_answered_at_once_and_a_kept_tree_follows_them():
+    """A position with one legal move costs no search (``forced="instant"``, the default):
+    no iterations, the game's evaluation as its value; a tree kept for reuse follows the
+    forced moves through ``observe`` and later searches still start from it."""
+    spec = "ismcts:iterations=300,seed=1,reuse=true"
+    results = play_observed(catsearch.GAMES[0], 3, [spec, "random:seed=1", "random:seed=2"],
+                            seed=8)
+    forced = [r for r in results if len(r.stats) == 1 and r.iterations == 0]
+    searched = [r for r in results if r.iterations]
+    assert forced and searched and len(forced) + len(searched) == len(results)
+    assert all(r.nodes == 0 and r.stats[r.move].visits == 0 for r in forced)
+    carried = [sum(s.visits for s in r.stats.values()) - r.iterations for r in searched]
+    assert sum(c > 0 for c in carried) >= 2, "no search started from a kept tree"
 
 
 def test_reuse_in_mo_ismcts_follows_only_what_the_seat_saw():
@@ -368,7 +384,7 @@ def test_with_a_prior_the_first_iteration_tries_the_heuristics_move(game_id, cls
         view = st.view(st.current_player)
         choices = {view.heuristic_move(seed=k) for k in range(64)}
         legal = st.legal_moves()
-        r = cls(iterations=1, prior=0.5, seed=i).search(st)
+        r = cls(iterations=1, prior=0.5, seed=i, forced="search").search(st)
         assert r.move in choices and r.stats[r.move].visits == 1
         searched += 1
         plain += any(cls(iterations=1, prior=0, seed=i + 100 * k).search(st).move not in choices
