@@ -17,6 +17,19 @@ _DIGITS = re.compile(r"[0-9]+")
 _HEX16 = re.compile(r"[0-9a-fA-F]{16}")
 
 
+_LOOKUPS: dict[str, dict[str, int]] = {}
+
+
+def _lookup(letters: str) -> dict[str, int]:
+    """``letters`` as a dict, character -> card type (the first one, as ``str.find`` reads)."""
+    table = _LOOKUPS.get(letters)
+    if table is None:
+        table = _LOOKUPS[letters] = {}
+        for t, ch in enumerate(letters):
+            table.setdefault(ch, t)
+    return table
+
+
 def parse_int(text: str) -> int:
     """A whole number written in plain digits (no sign, space or underscore), else ValueError."""
     if not _DIGITS.fullmatch(text):
@@ -128,14 +141,19 @@ class Fields:
         counted in ``counts``; ``describe`` lists the cards for the error."""
         if text == "-":
             return []
-        out = []
-        for i, ch in enumerate(text):
-            t = letters.find(ch)
-            if t < 0 or (t == len(letters) - 1 and not unknown):
-                names = describe or " ".join(letters[:-1])
-                raise self.error(self._fields[key], f"{ch!r} is not a card; cards are {names}"
-                                 + (" and ?" if unknown else ""), offset + i, 1)
-            out.append(t)
+        lookup = _lookup(letters)
+        try:
+            out = [lookup[ch] for ch in text]
+        except KeyError:
+            out = None
+        if out is None or (not unknown and len(letters) - 1 in out):
+            for i, ch in enumerate(text):        # the first bad card, named in the error
+                t = letters.find(ch)
+                if t < 0 or (t == len(letters) - 1 and not unknown):
+                    names = describe or " ".join(letters[:-1])
+                    raise self.error(self._fields[key], f"{ch!r} is not a card; cards are "
+                                     f"{names}" + (" and ?" if unknown else ""), offset + i, 1)
+        for t in out:
             counts[t] += 1
         return out
 
