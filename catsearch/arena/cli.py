@@ -7,6 +7,8 @@
     catsearch-arena match herding-cats new=engine:./mybot heuristic --sprt elo0=0,elo1=20
     catsearch-arena sweep herding-cats 'ismcts:iterations={}' --budgets 30,100,300,1000 \\
         --opponent heuristic --plot sweep.png
+    catsearch-arena tune herding-cats ismcts:iterations=300 --param exploration=0.2:2 \\
+        --opponent heuristic --steps 200 --out tune.json
     catsearch-arena summary rr.jsonl
     catsearch-arena replay rr.jsonl 17 --verify
 """
@@ -152,6 +154,36 @@ def _cmd_sweep(args) -> int:
     return 0
 
 
+def _cmd_tune(args) -> int:
+    from catsearch.arena.tune import TuneConfig, TuneParam, run_tune
+    from catsearch.search.spec import PlayerSpec
+    template = PlayerSpec.parse(args.template)
+    config = TuneConfig(game=args.game, template=str(template), opponent=args.opponent,
+                        params=tuple(TuneParam.parse(p, template) for p in args.param),
+                        steps=args.steps, groups=args.groups, seed=args.seed,
+                        game_options=_game_options(args.option))
+    res = run_tune(config, out=args.out, concurrency=args.concurrency, backend=args.backend,
+                   ray_address=args.ray_address, progress=not args.quiet)
+    print(json.dumps({"spec": res.spec, "theta": res.theta, "steps": len(res.steps)}, indent=2)
+          if args.json else res.table())
+    if res.interrupted:
+        print("catsearch-arena: interrupted" + (f"; the steps done are in {args.out}: run the "
+                                                f"same command to resume" if args.out else ""),
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if args.check:
+        from catsearch.arena.match import run_match
+        check = run_match(args.game, [f"tuned={res.spec}", f"before={template}"],
+                          groups=args.check, seed=args.seed, seats=2,
+                          game_options=_game_options(args.option),
+                          concurrency=args.concurrency, backend=args.backend,
+                          ray_address=args.ray_address, progress=not args.quiet)
+        print("\nthe tuned values against the template's:\n" + check.table())
+        if check.interrupted:
+            return EXIT_INTERRUPTED
+    return 0
+
+
 def _cmd_summary(args) -> int:
     from catsearch.arena.results import format_table, load_results, summarize
     from catsearch.arena.stats import SPRT
@@ -257,6 +289,36 @@ def build_parser() -> argparse.ArgumentParser:
     _add_match_options(s, sweep=True)
     s.set_defaults(run=_cmd_sweep)
 
+    t = sub.add_parser("tune", help="SPSA-tune a searcher's numeric options",
+                       description="Tune numeric options of a player by SPSA: each step plays "
+                       "the two perturbed players and a fixed opponent on duplicate deals and "
+                       "moves the options towards the better one. The tuning file (--out) is "
+                       "written after every step; the same command resumes it.")
+    t.add_argument("game")
+    t.add_argument("template", help="the tuned player's spec (the starting values)")
+    t.add_argument("--param", action="append", required=True,
+                   metavar="NAME=LOW:HIGH[:C_END[:R_END]]",
+                   help="a number option to tune, its range, and optionally its perturbation "
+                   "and learning rate at the last step (repeatable)")
+    t.add_argument("--opponent", required=True, metavar="PLAYER")
+    t.add_argument("--steps", type=int, default=100, help="SPSA steps (default 100)")
+    t.add_argument("--groups", type=int, default=2,
+                   help="deal groups per step; each is 6 games (default 2)")
+    t.add_argument("--seed", type=int, default=1, help="the tuning's seed (default 1)")
+    t.add_argument("--out", "-o", default=None, metavar="FILE.json",
+                   help="the tuning file; if it exists, the tuning resumes from it")
+    t.add_argument("--check", type=int, default=0, metavar="GROUPS",
+                   help="after tuning, a match of the tuned player against the template "
+                   "on this many deal groups")
+    t.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option (repeatable)")
+    t.add_argument("--concurrency", "-j", type=int, default=1, metavar="N")
+    t.add_argument("--backend", choices=("auto", "inline", "process", "ray"), default="auto")
+    t.add_argument("--ray-address", default=None)
+    t.add_argument("--quiet", "-q", action="store_true", help="no line per step")
+    t.add_argument("--json", action="store_true", help="the result as JSON")
+    t.set_defaults(run=_cmd_tune)
+
     u = sub.add_parser("summary", help="the results table of a results file")
     u.add_argument("results", metavar="FILE.jsonl")
     u.add_argument("--json", action="store_true", help="the summary as JSON")
@@ -281,7 +343,7 @@ def main(argv=None) -> int:
     from catsearch.arena.results import ResultsFileError
     try:
         return args.run(args)
-    except (ValueError, ResultsFileError, ArenaError, OSError) as e:
+    except (ValueError, TypeError, ResultsFileError, ArenaError, OSError) as e:
         print(f"catsearch-arena: error: {e}", file=sys.stderr)
         return 2 if isinstance(e, ValueError) else 1
     except KeyboardInterrupt:
