@@ -23,7 +23,7 @@ import os
 import random
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 from catsearch._core.options import derive_seed
 from catsearch.arena.config import MatchConfig
@@ -76,11 +76,8 @@ class TuneParam:
         name = name.strip()
         if not eq or not name:
             raise ValueError(f"a tuned parameter is name=low:high[:c_end[:r_end]], not {text!r}")
-        if not template.accepts(name):
-            raise ValueError(f"{template.name} has no option {name!r} to tune")
-        full = template._full(name)
-        from catsearch.search.spec import player_options
-        option = player_options(template.player_class)[0][full]
+        option = template.declaration(name)        # OptionError (a ValueError) if none
+        full = option.name
         if option.kind not in (int, float):
             raise ValueError(f"{template.name}'s option {full!r} is not a number; only "
                              f"number options can be tuned")

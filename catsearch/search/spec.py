@@ -161,6 +161,19 @@ class PlayerSpec:
         """Whether option ``name`` (or an alias of it) is given."""
         return self._full(name) in dict(self.options)
 
+    def declaration(self, name: str) -> Option:
+        """The declared :class:`~catsearch._core.options.Option` of the player's option
+        ``name`` (or an alias of it).
+
+        :raises OptionError: the player has no such option.
+        """
+        table = player_options(self.player_class)[0]
+        full = self._full(name)
+        if full not in table:
+            raise OptionError(f"{self.name} has no option {name!r}; its options are "
+                              f"{', '.join(table)}", owner=self.name, option=name)
+        return table[full]
+
     @property
     def player_class(self) -> type:
         return player_class(self.name)

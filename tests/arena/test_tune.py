@@ -39,7 +39,7 @@ def test_parameters_are_checked_against_the_players_declarations():
     assert cut.integer and cut.value(7.6) == 8 and cut.value(99) == 40
     assert TuneParam.parse("exploration=0.2:2", PlayerSpec.parse("ismcts:c=5")).start == 2.0
     for bad, kind, words in [
-        ("nosuch=0:1", ValueError, "no option 'nosuch'"),
+        ("nosuch=0:1", ValueError, "has no option 'nosuch'"),
         ("final=0:1", ValueError, "not a number"),
         ("exploration=1:0.5", ValueError, "empty"),
         ("exploration=0:x", ValueError, "are numbers"),
