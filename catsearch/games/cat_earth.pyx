@@ -36,6 +36,7 @@ Cat ``k`` is the k-th cat in square order (a1 first); in text it is named by its
 """
 import re
 
+from libc.math cimport pow
 from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 
@@ -121,6 +122,26 @@ TREES_EACH_C[:] = [0, 0, 2, 1, 1]
 # Discard preference of the heuristic (lower is discarded first).
 cdef int CARD_VALUE[12]
 CARD_VALUE[:] = [1, 3, 4, 3, 3, 5, 5, 4, 4, 6, 5, 5]
+
+# The evaluation's constants, per player count (index 2, 3, 4), fitted to the outcomes of
+# self-play by benchmarks/fit_cat_earth_evaluation.py (docs/evaluation.rst, "Cat Earth"):
+# a seat's strength is s = houses - EV_THREAT * threatened houses - EV_EDGE * houses on an
+# edge square + EV_HAND * cards in hand (at least EV_MIN_STRENGTH), its chance to win is
+# proportional to s^beta with beta = EV_BETA0 + EV_BETA1 * progress, + EV_BETA2 once two
+# seats of 3 or 4 are left (progress: the share of the houses that left the board).
+cdef double EV_BETA0[5]
+EV_BETA0[:] = [0.0, 0.0, 5.05, 2.24, 0.699]
+cdef double EV_BETA1[5]
+EV_BETA1[:] = [0.0, 0.0, -4.25, -1.72, -0.00478]
+cdef double EV_BETA2[5]
+EV_BETA2[:] = [0.0, 0.0, 0.0, 1.13, 0.891]
+cdef double EV_THREAT[5]
+EV_THREAT[:] = [0.0, 0.0, 0.256, 0.343, 0.237]
+cdef double EV_EDGE[5]
+EV_EDGE[:] = [0.0, 0.0, 0.197, 0.0294, 0.212]
+cdef double EV_HAND[5]
+EV_HAND[:] = [0.0, 0.0, 0.284, 0.339, 0.225]
+cdef double EV_MIN_STRENGTH = 0.5
 
 cdef int NEIGH[49][4]              # the square one step N, E, S, W, or -1 off the board
 cdef unsigned char START[5][49]    # 1 where a house may start, per player count
@@ -796,6 +817,29 @@ cdef double pos_value(CEData* d, int p, int* thr) noexcept nogil:
     return own - other
 
 
+cdef void seat_strengths(CEData* d, double* s) noexcept nogil:
+    """s[p]: the evaluation's strength of seat p (0 for a seat that is out): its houses, less
+    ``EV_THREAT`` per house that one straight cat move could push off the board and
+    ``EV_EDGE`` per house on an edge square, plus ``EV_HAND`` per card in hand (hand sizes
+    are public, so a view gets the same), at least ``EV_MIN_STRENGTH``."""
+    cdef int thr[4]
+    cdef int edge[4]
+    cdef int p, sq, n = d.h.players
+    threats(d, thr)
+    memset(edge, 0, sizeof(edge))
+    for sq in range(49):
+        if EDGE_DIST[sq] == 0 and is_house(d.board[sq]):
+            edge[d.board[sq] - 1] += 1
+    for p in range(n):
+        if d.alive >> p & 1:
+            s[p] = (d.houses[p] - EV_THREAT[n] * thr[p] - EV_EDGE[n] * edge[p]
+                    + EV_HAND[n] * d.hand_size[p])
+            if s[p] < EV_MIN_STRENGTH:
+                s[p] = EV_MIN_STRENGTH
+        else:
+            s[p] = 0.0
+
+
 SPEC = GameSpec(
     id="cat-earth", name="Cat Earth", size=sizeof(CEData), moves=CE_MOVES,
     notation=("players", "phase", "turn", "round", "played", "pending", "board", "hands",
@@ -971,13 +1015,14 @@ cdef class CatEarth(State):
         return pick.choice
 
     cdef void evaluate_c(self, double* out) noexcept nogil:
-        """Per seat still in: s = max(0.25, houses - 0.5 * threatened houses); the estimate
-        is s^2 / sum(s^2) (seats that are out get 0). During setup every seat gets 1/n."""
+        """Per seat still in, a chance proportional to ``seat_strength^beta`` (seats that are
+        out get 0), with ``beta = EV_BETA0 + EV_BETA1 * progress (+ EV_BETA2 once two seats of
+        3 or 4 are left)``, progress the share of the houses that left the board. During
+        setup every seat gets 1/n; once the game is over, the returns."""
         cdef CEData* d = &self.d
         cdef double s[4]
-        cdef double x
-        cdef int thr[4]
-        cdef int p, n = d.h.players
+        cdef double beta, progress
+        cdef int p, n = d.h.players, left = 0, houses = 0
         if d.h.terminal:
             self.returns_c(out)
             return
@@ -985,15 +1030,18 @@ cdef class CatEarth(State):
             for p in range(n):
                 out[p] = 1.0 / n
             return
-        threats(d, thr)
+        seat_strengths(d, s)
         for p in range(n):
-            if d.alive >> p & 1:
-                x = d.houses[p] - 0.5 * thr[p]
-                if x < 0.25:
-                    x = 0.25
-                s[p] = x * x
-            else:
-                s[p] = 0.0
+            houses += d.houses[p]
+            left += d.alive >> p & 1
+        progress = 1.0 - houses / <double>(n * HOUSES_EACH_C[n])
+        if progress < 0.0:
+            progress = 0.0
+        beta = EV_BETA0[n] + EV_BETA1[n] * progress
+        if n > 2 and left == 2:
+            beta += EV_BETA2[n]
+        for p in range(n):
+            s[p] = pow(s[p], beta) if s[p] > 0.0 else 0.0
         normalize(out, s, n)
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:

@@ -722,6 +722,77 @@ def test_evaluate_favours_more_houses():
     assert ev[0] > ev[1] and ev[0] > ev[2]
 
 
+# The evaluation's constants per player count (EV_* in cat_earth.pyx; docs/evaluation.rst,
+# "Cat Earth"): beta0, beta1, beta2, threat, edge, hand.
+EV = {2: (5.05, -4.25, 0.0, 0.256, 0.197, 0.284),
+      3: (2.24, -1.72, 1.13, 0.343, 0.0294, 0.339),
+      4: (0.699, -0.00478, 0.891, 0.237, 0.212, 0.225)}
+
+
+def documented_evaluation(players, houses, threatened, edge, hand):
+    """The documented formula: per seat still in, s = houses - EV_THREAT * threatened -
+    EV_EDGE * edge houses + EV_HAND * cards in hand (at least 0.5), chance proportional to
+    s^beta, beta = EV_BETA0 + EV_BETA1 * progress (+ EV_BETA2 once two seats of 3-4 are
+    left), progress the share of the houses that left the board."""
+    beta0, beta1, beta2, threat, edge_c, hand_c = EV[players]
+    progress = 1 - sum(houses) / (players * {2: 10, 3: 7, 4: 6}[players])
+    left = sum(h > 0 for h in houses)
+    beta = beta0 + beta1 * progress + (beta2 if players > 2 and left == 2 else 0.0)
+    w = [max(0.5, h - threat * t - edge_c * e + hand_c * c) ** beta if h else 0.0
+         for h, t, e, c in zip(houses, threatened, edge, hand)]
+    return [x / sum(w) for x in w]
+
+
+def test_evaluate_follows_the_documented_formula():
+    # seat 0: 5 houses (a7 and a1 on the edge), 1 card; seat 1: 3 houses, g4 on the edge and
+    # pushed off by the cat going 3 squares east; seat 2: 2 houses, 2 cards
+    board = "\n".join(["0...T.T", ".0.....", "..0.1..", "...C..1", ".0...2.", "..1.2..",
+                       "0.....T"])
+    st = make(board, ["1", "", "23"])
+    ev = st.evaluate()
+    want = documented_evaluation(3, [5, 3, 2], [0, 1, 0], [2, 1, 0], [1, 0, 2])
+    assert ev == pytest.approx(want, abs=1e-12)
+    assert st.view(1).evaluate() == pytest.approx(ev, abs=1e-15)   # hand sizes are public
+    # the old s^2 / sum s^2 (s = houses - 0.5 * threatened) was far too sure of the leader
+    # with 3 players (0.709 here) and ranked seat 1 above seat 2: cards in hand count now
+    assert 0.5 < ev[0] < 0.6
+    assert ev[2] > ev[1]
+
+
+def test_evaluate_sharpens_once_two_seats_are_left():
+    # seat 2 is out: beta gains EV_BETA2, so the same houses make seat 0 surer than with
+    # three seats in
+    rows = ["T.....T", ".0.....", "..0....", "...C...", ".0...1.", "..1....", "...T..."]
+    two = make("\n".join(rows), ["1", "1", ""])
+    ev = two.evaluate()
+    assert ev[2] == 0.0
+    assert ev == pytest.approx(documented_evaluation(3, [3, 2, 0], [0, 0, 0], [0, 0, 0],
+                                                     [1, 1, 0]), abs=1e-12)
+    rows[6] = "..2T..."
+    three = make("\n".join(rows), ["1", "1", ""])
+    ev3 = three.evaluate()
+    assert ev3 == pytest.approx(documented_evaluation(3, [3, 2, 1], [0, 0, 0], [0, 0, 1],
+                                                      [1, 1, 0]), abs=1e-12)
+    assert ev[0] / ev[1] > ev3[0] / ev3[1]
+
+
+def test_evaluate_is_an_estimate_of_the_returns():
+    """In [0, 1], summing to 1, the same for a seat's view; the returns once over; 1/n in
+    setup."""
+    for players in (2, 3, 4):
+        st = catsearch.new_game(GAME, players, seed=players)
+        assert st.evaluate() == pytest.approx([1 / players] * players)
+        ply = 0
+        while not st.is_terminal():
+            ev = st.evaluate()
+            assert all(0.0 <= x <= 1.0 for x in ev) and math.isclose(sum(ev), 1.0)
+            if ply % 7 == 0:
+                assert st.view(st.current_player).evaluate() == pytest.approx(ev)
+            st.play(st.heuristic_move(seed=ply))
+            ply += 1
+        assert st.evaluate() == st.returns()
+
+
 # -- observations: what each seat sees of a move (docs/rules/cat-earth.rst, "Observations") ---
 
 def observe_all(st, views, move):
