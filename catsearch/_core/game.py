@@ -14,6 +14,7 @@ Test games (the toy games of :mod:`catsearch.testing`) are registered with ``lis
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -74,12 +75,12 @@ class GameSpec:
         object.__setattr__(self, "_players", Option("players", int, self.default_players,
                                                     lo, hi))
 
-    @property
+    @functools.cached_property
     def keys(self) -> tuple[str, ...]:
         """The notation keys every text has, in order."""
         return tuple(k for k in self.notation if not k.endswith("?"))
 
-    @property
+    @functools.cached_property
     def optional_keys(self) -> tuple[str, ...]:
         """The notation keys a text may have."""
         return tuple(k[:-1] for k in self.notation if k.endswith("?"))

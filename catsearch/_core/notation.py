@@ -8,7 +8,7 @@ keys are present.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from catsearch.errors import NotationError
 
@@ -37,8 +37,7 @@ def parse_int(text: str) -> int:
     return int(text, 10)
 
 
-@dataclass(frozen=True)
-class Field:
+class Field(NamedTuple):
     """One ``key=value`` token; ``pos`` is the column of the value's first character."""
 
     key: str
