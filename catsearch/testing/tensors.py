@@ -23,10 +23,11 @@ KINDS = ("observation", "information_state")
 
 
 def check_tensors(game_id: str, players: int, *, games: int = 3, seed: int = 0,
-                  options: Mapping[str, Any] | None = None, determinizations: int = 2) -> dict:
+                  options: Mapping[str, Any] | None = None, determinizations: int = 2,
+                  every: int = 1) -> dict:
     """Check the tensors of ``game_id`` on ``games`` random games.
 
-    At every ply, for every seat and both kinds: the layout's parts are named, in order and
+    At every ``every``-th ply (and the end), for every seat and both kinds: the layout's parts are named, in order and
     cover the tensor; the tensor is a C-contiguous float32 array of the one shape of this
     game and player count, with finite values; the full state's tensor for the seat equals
     its view's; ``determinizations`` full states drawn from the seat's knowledge give the
@@ -47,6 +48,10 @@ def check_tensors(game_id: str, players: int, *, games: int = 3, seed: int = 0,
         ply = 0
         while True:
             ck.at(g, game_seed, ply, st)
+            if ply % every and not st.is_terminal():
+                st.play(rng.choice(st.legal_moves()))
+                ply += 1
+                continue
             report["states"] += 1
             for seat in range(players):
                 view = st.view(seat)
