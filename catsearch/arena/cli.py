@@ -59,8 +59,12 @@ def _add_match_options(p: argparse.ArgumentParser, sweep: bool = False) -> None:
     r.add_argument("--backend", choices=("auto", "inline", "process", "ray"), default="auto",
                    help="auto: this process for -j 1, worker processes for more; ray: Ray "
                    "actors (pip install catsearch[ray])")
-    r.add_argument("--ray-address", default=None, help="a Ray cluster to join (default: a "
-                   "local Ray)")
+    r.add_argument("--ray-address", default=None, metavar="HOST:PORT",
+                   help="a running Ray cluster to join: its head's address (ray start --head "
+                   "prints it; port 6379 by default), or auto for one started on this "
+                   "machine; the cluster's token, if it requires one, is read from "
+                   "RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token (default: a "
+                   "local Ray for this match)")
     r.add_argument("--quiet", "-q", action="store_true", help="no progress line")
     r.add_argument("--json", action="store_true", help="print the summary as JSON, not the "
                    "table")

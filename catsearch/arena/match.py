@@ -140,11 +140,13 @@ class _Tracker:
 
 
 class _Interrupts:
-    """Ctrl-C once: no new games, the ones in flight finish; twice: they are dropped."""
+    """Ctrl-C once: no new games, the ones in flight finish; twice: they are dropped. While
+    Ray starts or a cluster is joined (``at_once``), once stops at once."""
 
     def __init__(self, notify) -> None:
         self.count = 0
         self.notify = notify
+        self.at_once = False
         self._old = None
 
     def __enter__(self):
@@ -154,6 +156,8 @@ class _Interrupts:
 
     def _handle(self, signum, frame):
         self.count += 1
+        if self.at_once:
+            raise KeyboardInterrupt
         if self.count == 1:
             self.notify("interrupted: finishing the games in flight (Ctrl-C again to drop them)")
         else:
@@ -260,7 +264,9 @@ def run_match(config: MatchConfig | str, players=None, *, out: str | None = None
     try:
         with _Interrupts(notify) as stops:
             if tracker.decision is None and nxt is not None:
-                runner = make_backend(backend, config, concurrency, ray_address)
+                stops.at_once = backend == "ray"       # joining a cluster: stop at once
+                runner = make_backend(backend, config, concurrency, ray_address, log=notify)
+                stops.at_once = False
             while runner is not None and (nxt is not None or inflight):
                 if stops.count or tracker.decision is not None:
                     nxt = None
