@@ -33,3 +33,4 @@ ctypedef struct CCData:
 
 cdef class CatCards(State):
     cdef CCData d
+    cdef void tensor_c(self, int kind, float* out) noexcept nogil

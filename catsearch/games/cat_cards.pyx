@@ -674,6 +674,17 @@ SPEC = GameSpec(
                         f"(one-colour, two-colour, three-colour, Sphynx, Siamese)"),))
 
 
+cdef inline int _hand_tensor(const unsigned char* h, float* out, int o) noexcept nogil:
+    """A hand's cards (counted by type, unknown last) for a tensor: each type out of its
+    copies, the unknown ones out of 3 (at most 1); return the next offset."""
+    cdef int t
+    for t in range(CC_TYPES):
+        out[o + t] = h[t] / <float>COMP[t]
+    out[o + CC_TYPES] = (h[CC_UNK] if h[CC_UNK] < CC_SETUP_HAND else CC_SETUP_HAND) \
+        / <float>CC_SETUP_HAND
+    return o + CC_TYPES + 1
+
+
 cdef class CatCards(State):
     """A state of Cat Cards (see the module docstring for cards, moves and notation)."""
 
@@ -889,6 +900,99 @@ cdef class CatCards(State):
             total += est[p]
         for p in range(n):
             out[p] = est[p] / total
+
+    cdef void tensor_c(self, int kind, float* out) noexcept nogil:
+        """The seat's view, laid out as ``_tensor_layout`` says (see the rules page,
+        "Tensors"): seats relative to the view's seat, counts scaled by their maximum; a
+        count of unknown cards by 3 (the setup cards), at most 1 (more only in a view a
+        search played on)."""
+        cdef CCData* d = &self.d
+        cdef int n = d.h.players, seat = d.h.view_seat
+        cdef int i, j, t, k, p, s, o = 0, best = 0
+        cdef int cnt[CC_TYPES]
+        if seat < 0:
+            seat = 0
+        # turn: the seat to move, relative (none once the game is over)
+        if d.h.current >= 0:
+            out[o + (d.h.current - seat + n) % n] = 1.0
+        o += n
+        # step: over, place (step 1), act (step 2), final turn
+        out[o + d.step] = 1.0
+        o += 4
+        # finals: final turns left, this one included, out of the player count
+        out[o] = d.finals / <float>n
+        o += 1
+        # revealed: the card revealed for step 1 (type or unknown), none: all 0
+        if d.revealed >= 0:
+            out[o + d.revealed] = 1.0
+        o += CC_TYPES + 1
+        # piles: per pile its cards by type (and unknown), out of 4
+        for k in range(CC_PILES):
+            for i in range(d.pile_n[k]):
+                out[o + d.pile[k][i]] += 0.25
+            o += CC_TYPES + 1
+        # deck: the cards left in the deck, out of those after the setup
+        out[o] = (CC_CARDS - d.deck_top) / <float>(CC_CARDS - CC_PILES - CC_SETUP_HAND * n)
+        o += 1
+        # hand: the seat's own cards by type, out of the copies, and unknown
+        o = _hand_tensor(d.hand[seat], out, o)
+        # hand_sizes: cards held per seat, relative, out of the 120 cards
+        for i in range(n):
+            out[o + i] = d.hsize[(seat + i) % n] / <float>CC_CARDS
+        o += n
+        # sets: per seat, relative, 5 slots (its sets in move order): the set's cards by
+        # type, out of 5
+        for i in range(n):
+            p = (seat + i) % n
+            for j in range(d.nsets[p]):
+                memset(cnt, 0, sizeof(cnt))
+                s = d.sets[p][j]
+                for k in range(5):
+                    cnt[SET_CARDS[s][k]] += 1
+                for t in range(CC_TYPES):
+                    out[o + CC_TYPES * j + t] = cnt[t] / <float>5.0
+            o += CC_TYPES * CC_MAX_SETS
+        # points: the value of each seat's sets, relative, out of 25 cats at the top value
+        for t in range(CC_TYPES):
+            if d.val[t] > best:
+                best = d.val[t]
+        for i in range(n):
+            if best > 0:
+                out[o + i] = d.points[(seat + i) % n] / <float>(25 * best)
+        o += n
+        if kind == 0:
+            return
+        # others: each other seat's cards as this view knows them (picked up: by type;
+        # setup cards: unknown)
+        for i in range(1, n):
+            o = _hand_tensor(d.hand[(seat + i) % n], out, o)
+        # private: per seat, relative, which of its cards are setup cards still held (its
+        # own by type; another's unknown)
+        for i in range(n):
+            o = _hand_tensor(d.priv[(seat + i) % n], out, o)
+        # unseen: the cards of each type the seat has not seen, out of the copies
+        unseen_counts(d, seat, cnt)
+        for t in range(CC_TYPES):
+            out[o + t] = cnt[t] / <float>COMP[t]
+        o += CC_TYPES
+        # values: the cats' values (one-, two-, three-colour, Sphynx, Siamese), out of 99
+        out[o] = d.val[1] / <float>99.0
+        out[o + 1] = d.val[3] / <float>99.0
+        out[o + 2] = d.val[7] / <float>99.0
+        out[o + 3] = d.val[SPHYNX] / <float>99.0
+        out[o + 4] = d.val[SIAMESE] / <float>99.0
+
+    def _tensor_layout(self, int kind) -> list:
+        """The tensor parts (see the rules page, "Tensors")."""
+        n = self.d.h.players
+        w = CC_TYPES + 1
+        parts = [("turn", n), ("step", 4), ("finals", 1), ("revealed", w), ("piles", CC_PILES * w),
+                 ("deck", 1), ("hand", w), ("hand_sizes", n), ("sets", n * CC_MAX_SETS * CC_TYPES),
+                 ("points", n)]
+        if kind == 1:
+            parts += [("others", (n - 1) * w), ("private", n * w), ("unseen", CC_TYPES),
+                      ("values", 5)]
+        return parts
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
         cdef int cnt[19]

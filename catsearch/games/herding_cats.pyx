@@ -437,6 +437,69 @@ cdef class HerdingCats(State):
             x[p] = exp(beta * x[p])
         normalize(out, x, n)
 
+    cdef void tensor_c(self, int kind, float* out) noexcept nogil:
+        """The seat's view, laid out as ``_tensor_layout`` says (see the rules page,
+        "Tensors"): seats relative to the view's seat, counts scaled by their maximum."""
+        cdef HCData* d = &self.d
+        cdef int n = d.h.players, seat = d.h.view_seat
+        cdef int i, t, k, p, o = 0
+        cdef int cnt[HC_TYPES]
+        if seat < 0:
+            seat = 0
+        # turn: the seat to move, relative (none once the game is over)
+        if d.h.current >= 0:
+            out[o + (d.h.current - seat + n) % n] = 1.0
+        o += n
+        # hand: the seat's own cards by type (and unknown), out of 3
+        for t in range(HC_TYPES + 1):
+            out[o + t] = d.hand[seat][t] / <float>HC_HAND
+        o += HC_TYPES + 1
+        # hand_sizes: cards held per seat, relative, out of 3
+        for i in range(n):
+            out[o + i] = d.hand_size[(seat + i) % n] / <float>HC_HAND
+        o += n
+        # deck: the cards left in the deck, out of those after the deal
+        out[o] = (d.deck_len - d.deck_top) / <float>(HC_CARDS - HC_HAND * n)
+        o += 1
+        # herds: 12 slots, oldest first: colour (4), cats 0/1/2 (3), WCLs 0/1/2 (3)
+        for k in range(d.nherds):
+            out[o + 10 * k + d.herd_col[k]] = 1.0
+            out[o + 10 * k + 4 + d.herd_cats[k]] = 1.0
+            out[o + 10 * k + 7 + d.herd_wcl[k]] = 1.0
+        o += 10 * HC_MAX_HERDS
+        # discard and collected (the cards of collected herds): by type, out of the copies
+        for t in range(HC_TYPES):
+            out[o + t] = d.discard[t] / <float>COMP[t]
+            out[o + HC_TYPES + t] = d.out[t] / <float>COMP[t]
+        o += 2 * HC_TYPES
+        # won: herds collected per seat, relative, out of the 12 cowdogs
+        for i in range(n):
+            out[o + i] = d.won[(seat + i) % n] / <float>HC_MAX_HERDS
+        o += n
+        if kind == 0:
+            return
+        # others: each other seat's cards as this view knows them (unknown in a view made by
+        # hide_c; a search's chance outcomes may name some), by type and unknown, out of 3
+        for i in range(1, n):
+            p = (seat + i) % n
+            for t in range(HC_TYPES + 1):
+                out[o + t] = d.hand[p][t] / <float>HC_HAND
+            o += HC_TYPES + 1
+        # unseen: the cards of each type the seat has not seen, out of the copies
+        unseen_counts(d, seat, cnt)
+        for t in range(HC_TYPES):
+            out[o + t] = (cnt[t] if cnt[t] > 0 else 0) / <float>COMP[t]
+
+    def _tensor_layout(self, int kind) -> list:
+        """The tensor parts (see the rules page, "Tensors")."""
+        n = self.d.h.players
+        parts = [("turn", n), ("hand", HC_TYPES + 1), ("hand_sizes", n), ("deck", 1),
+                 ("herds", 10 * HC_MAX_HERDS), ("discard", HC_TYPES), ("collected", HC_TYPES),
+                 ("won", n)]
+        if kind == 1:
+            parts += [("others", (n - 1) * (HC_TYPES + 1)), ("unseen", HC_TYPES)]
+        return parts
+
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
         cdef int cnt[HC_TYPES]
         if self.d.h.terminal or self.d.hand[self.d.h.current][HC_UNK] == 0:
