@@ -604,7 +604,7 @@ class OpenSpielISMCTS(_OpenSpielPlayer):
         node = bot._root_node
         best = max(p for _, p in policy)
         move = rng.choice(sorted(a for a, p in policy if p == best))
-        stats = {a: MoveStats(int(c.visits), c.value() if c.visits else 0.0)
+        stats = {a: MoveStats(int(c.visits), float(c.value()) if c.visits else 0.0)
                  for a, c in node.child_info.items()}
         v = stats[move].mean if move in stats else 1.0 / n
         value = tuple(v if s == seat else (1.0 - v) / (n - 1) for s in range(n))
@@ -680,7 +680,7 @@ class OpenSpielMCTS(_OpenSpielPlayer):
                 rewards[c.action] = rewards.get(c.action, 0.0) + c.total_reward
         best = max(visits.values())
         move = self._rng.choice(sorted(a for a, v in visits.items() if v == best))
-        stats = {a: MoveStats(v, rewards[a] / v if v else 0.0) for a, v in visits.items()}
+        stats = {a: MoveStats(int(v), float(rewards[a] / v) if v else 0.0) for a, v in visits.items()}
         v = stats[move].mean
         value = tuple(v if s == seat else (1.0 - v) / (n - 1) for s in range(n))
         return SearchResult(move=int(move), value=value, stats=stats, iterations=done,
