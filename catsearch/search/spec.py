@@ -61,11 +61,17 @@ def _plugins() -> dict[str, Any]:
     """The entry points of :data:`ENTRY_POINT_GROUP` by name (read once, on first use)."""
     global _plugins_found
     if _plugins_found is None:
+        # every distribution's, not only the first of each name (a stale egg-info in a
+        # checkout would hide the installed metadata from entry_points(group=...))
+        found: dict[str, Any] = {}
         try:
-            found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+            for dist in importlib.metadata.distributions():
+                for ep in dist.entry_points:
+                    if ep.group == ENTRY_POINT_GROUP:
+                        found.setdefault(ep.name, ep)
         except Exception:           # broken metadata must not break the players we have
-            found = ()
-        _plugins_found = {ep.name: ep for ep in found}
+            pass
+        _plugins_found = found
     return _plugins_found
 
 
