@@ -1187,6 +1187,88 @@ cdef class CatEarth(State):
         d.h.hash = self.compute_hash_c()
         return move
 
+    # -- tensors (see docs/rules/cat-earth.rst, "Tensors") --------------------------------
+    def _tensor_layout(self, int kind) -> list:
+        """The tensor parts for this player count: the observation's, then (information
+        state) the other seats' cards the view knows and its memory of the last reshuffle."""
+        cdef int n = self.d.h.players
+        parts = [("houses", 49 * n), ("trees", 49), ("cats", 49), ("turn", n), ("phase", 5),
+                 ("played", 1), ("round", 1), ("waiting_cats", 1), ("alive", n),
+                 ("house_counts", n), ("hand", CE_TYPES), ("hand_sizes", n),
+                 ("discard", CE_TYPES + 1), ("deck_size", 1), ("winners", n)]
+        if kind == 1:
+            parts += [("others_cards", (n - 1) * CE_TYPES), ("reshuffle_pile", CE_TYPES + 1),
+                      ("draws_since_reshuffle", n * (CE_TYPES + 1))]
+        return parts
+
+    cdef void tensor_c(self, int kind, float* out) noexcept nogil:
+        """The view's tensor, seats relative to the view's seat (itself first, then in seat
+        order); laid out as ``_tensor_layout`` says."""
+        cdef CEData* d = &self.d
+        cdef int n = d.h.players, s = d.h.view_seat
+        cdef int o = 0, sq, v, r, p, t
+        # the observation: the board
+        for sq in range(49):
+            v = d.board[sq]
+            if 1 <= v <= 4:
+                out[o + ((v - 1 - s + n) % n) * 49 + sq] = 1.0
+            elif v == TREE:
+                out[o + n * 49 + sq] = 1.0
+            elif v == CAT:
+                out[o + (n + 1) * 49 + sq] = 1.0
+        o += (n + 2) * 49
+        if d.h.current >= 0:
+            out[o + (d.h.current - s + n) % n] = 1.0
+        o += n
+        out[o + d.phase] = 1.0
+        o += 5
+        out[o] = d.played / <float>MAX_PLAYS
+        out[o + 1] = d.round / <float>MAX_ROUNDS
+        out[o + 2] = d.pending / 3.0
+        o += 3
+        for r in range(n):
+            p = (s + r) % n
+            if d.alive >> p & 1:
+                out[o + r] = 1.0
+            out[o + n + r] = d.houses[p] / <float>HOUSES_EACH_C[n]
+        o += 2 * n
+        for t in range(CE_TYPES):
+            out[o + t] = d.hand[s][t] / <float>COMP[t]
+        o += CE_TYPES
+        for r in range(n):
+            out[o + r] = d.hand_size[(s + r) % n] / <float>(HAND_LIMIT + 1)
+        o += n
+        for t in range(CE_TYPES):
+            out[o + t] = d.discard[t] / <float>COMP[t]
+        out[o + CE_TYPES] = d.discard[CE_UNK] / <float>CE_CARDS
+        o += CE_TYPES + 1
+        out[o] = (CE_CARDS - d.deck_top) / <float>CE_CARDS
+        o += 1
+        if d.h.terminal:
+            for r in range(n):
+                if d.winners >> ((s + r) % n) & 1:
+                    out[o + r] = 1.0
+        o += n
+        if kind == 0:
+            return
+        # the information state: another seat's cards the view knows (a view searched
+        # forward), and the memory of the last reshuffle
+        for r in range(1, n):
+            p = (s + r) % n
+            for t in range(CE_TYPES):
+                out[o + (r - 1) * CE_TYPES + t] = d.hand[p][t] / <float>COMP[t]
+        o += (n - 1) * CE_TYPES
+        for t in range(CE_TYPES):
+            out[o + t] = d.pile[t] / <float>COMP[t]
+        out[o + CE_TYPES] = d.pile[CE_UNK] / <float>CE_CARDS
+        o += CE_TYPES + 1
+        for r in range(n):
+            p = (s + r) % n
+            for t in range(CE_TYPES):
+                out[o + t] = d.fresh[p][t] / <float>COMP[t]
+            out[o + CE_TYPES] = d.fresh[p][CE_UNK] / <float>CE_CARDS
+            o += CE_TYPES + 1
+
     # -- Python API: text ---------------------------------------------------------------
     def _cat_ref(self, int k):
         return SQ_NAMES[self.d.cat_sq[k]] if k < self.d.ncats else f"cat{k}"

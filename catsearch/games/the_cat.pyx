@@ -1122,6 +1122,103 @@ cdef class TheCat(State):
                 raise ValueError(f"{where!r} shows {4 - counts[t]} cards of mood {MOODS[t]}; "
                                  "there are 4")
 
+    # -- tensors (see docs/rules/the-cat.rst, "Tensors") ----------------------------------
+    def _tensor_layout(self, int kind) -> list:
+        """The tensor parts for this player count: the observation's, then (information
+        state) the choices, piles and knowledge the view remembers."""
+        cdef int n = self.d.h.players
+        cdef int npiles = 3 if n == 4 else 4
+        cdef int nmoods = 9 if n == 2 else 13
+        parts = [("turn", n), ("priority", n), ("chosen", n), ("own_choice", TC_MOVES),
+                 ("held", n * npiles), ("centre", 4 * nmoods), ("hand", 4 * nmoods),
+                 ("scores", n), ("round", 1), ("round_tick", 1), ("short_game", 1),
+                 ("phase", 2), ("stop_caller", n)]
+        if kind == 1:
+            parts += [("others_choices", (n - 1) * TC_MOVES),
+                      ("piles", n * npiles * 4 * nmoods), ("known", n * npiles * 4 * n)]
+        return parts
+
+    cdef void tensor_c(self, int kind, float* out) noexcept nogil:
+        """The view's tensor, seats relative to the view's seat (itself first, then in seat
+        order); laid out as ``_tensor_layout`` says."""
+        cdef TCData* d = &self.d
+        cdef int n = d.h.players, s = d.h.view_seat
+        cdef int npiles = d.npiles, nm = d.nmoods
+        cdef int o = 0, r, p, k, i, j, c, q, m, mask, slot
+        cdef float top = d.target + npiles
+        # the observation
+        if d.h.current >= 0:
+            out[o + (d.h.current - s + n) % n] = 1.0
+        o += n
+        out[o + (d.tick % n - s + n) % n] = 1.0
+        o += n
+        for r in range(n):
+            p = (s + r) % n
+            if d.pending[p] != TC_NOT_CHOSEN:
+                out[o + r] = 1.0
+        o += n
+        m = d.pending[s]
+        if 0 <= m < TC_MOVES:
+            out[o + m] = 1.0
+        o += TC_MOVES
+        for r in range(n):
+            p = (s + r) % n
+            if d.held[p] >= 0:
+                out[o + r * npiles + d.held[p]] = 1.0
+        o += n * npiles
+        for j in range(4):
+            c = d.centre[j]
+            if c < nm:
+                out[o + j * nm + c] = 1.0
+        o += 4 * nm
+        k = d.held[s]
+        if k >= 0:
+            for i in range(4):
+                c = d.pile[s][k][i]
+                if c < nm:
+                    out[o + i * nm + c] = 1.0
+        o += 4 * nm
+        for r in range(n):
+            out[o + r] = d.score[(s + r) % n] / top
+        o += n
+        out[o] = d.rnd / <float>TC_MAX_ROUNDS
+        out[o + 1] = d.rtick / <float>TC_ROUND_TICKS
+        out[o + 2] = 1.0 if d.target == 12 else 0.0
+        o += 3
+        if d.phase == 1:
+            out[o] = 1.0
+        elif d.phase == 2:
+            out[o + 1] = 1.0
+        o += 2
+        if d.phase == 2 and d.caller >= 0:
+            out[o + (d.caller - s + n) % n] = 1.0
+        o += n
+        if kind == 0:
+            return
+        # the information state: what the view knows beyond what it sees now
+        for r in range(1, n):
+            m = d.pending[(s + r) % n]
+            if 0 <= m < TC_MOVES:
+                out[o + (r - 1) * TC_MOVES + m] = 1.0
+        o += (n - 1) * TC_MOVES
+        for r in range(n):
+            p = (s + r) % n
+            for k in range(npiles):
+                for i in range(4):
+                    c = d.pile[p][k][i]
+                    if c < nm:
+                        out[o + ((r * npiles + k) * 4 + i) * nm + c] = 1.0
+        o += n * npiles * 4 * nm
+        for r in range(n):
+            p = (s + r) % n
+            for k in range(npiles):
+                for i in range(4):
+                    mask = d.known[p][k][i]
+                    slot = o + ((r * npiles + k) * 4 + i) * n
+                    for q in range(n):
+                        if mask >> q & 1:
+                            out[slot + (q - s + n) % n] = 1.0
+
     def _write(self) -> dict:
         """The notation (see :meth:`to_text`), one line::
 

@@ -8,6 +8,7 @@ import collections
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import catsearch
@@ -903,3 +904,110 @@ def test_observation_when_the_mover_puts_itself_out():
     texts = observe_all(st, views, "FFF:d4E")     # its last house falls: out, the turn ends
     drawn = st.cards()["hand1"].replace("4", "", 1)
     assert texts == ["FFF:d4E!1+1?", f"FFF:d4E!1+1{drawn}", "FFF:d4E!1+1?"]
+
+
+# -- tensors (docs/rules/cat-earth.rst, "Tensors") ---------------------------------------------
+
+def parts(st, t, kind):
+    """The tensor ``t`` of ``kind`` cut into its named parts."""
+    return {p.name: t[p.start:p.stop] for p in st.tensor_layout(kind)}
+
+
+def lit(a):
+    """The indices of the non-zero elements."""
+    return np.flatnonzero(a).tolist()
+
+
+OBS_PARTS = ["houses", "trees", "cats", "turn", "phase", "played", "round", "waiting_cats",
+             "alive", "house_counts", "hand", "hand_sizes", "discard", "deck_size", "winners"]
+INFO_PARTS = OBS_PARTS + ["others_cards", "reshuffle_pile", "draws_since_reshuffle"]
+
+
+@pytest.mark.parametrize("players,obs,info", [(2, 240, 291), (3, 294, 370), (4, 348, 449)])
+def test_tensor_layouts(players, obs, info):
+    st = catsearch.new_game(GAME, players, seed=1)
+    n = players
+    want = dict(houses=49 * n, trees=49, cats=49, turn=n, phase=5, played=1, round=1,
+                waiting_cats=1, alive=n, house_counts=n, hand=12, hand_sizes=n, discard=13,
+                deck_size=1, winners=n, others_cards=12 * (n - 1), reshuffle_pile=13,
+                draws_since_reshuffle=13 * n)
+    for kind, names, size in (("observation", OBS_PARTS, obs),
+                              ("information_state", INFO_PARTS, info)):
+        layout = st.tensor_layout(kind)
+        assert [p.name for p in layout] == names
+        assert all(p.stop - p.start == want[p.name] for p in layout)
+        assert st.tensor_shape(kind) == (size,)
+
+
+def test_tensor_values_in_a_hand_made_position():
+    # OPEN: houses of seat 0 on c2, seat 1 on b3, seat 2 on b5; trees a7 g7 a1; the cat on d4
+    st = make(OPEN, ["12", "34", "T"], discard="NNS", turn=1, played=1)
+    o = parts(st, st.observation_tensor(1), "observation")
+    sq = lambda name: "abcdefg".index(name[0]) + 7 * (int(name[1]) - 1)
+    # seat 1 is "self" (index 0), then seat 2 (1) and seat 0 (2)
+    assert lit(o["houses"]) == [0 * 49 + sq("b3"), 1 * 49 + sq("b5"), 2 * 49 + sq("c2")]
+    assert lit(o["trees"]) == sorted([sq("a7"), sq("g7"), sq("a1")])
+    assert lit(o["cats"]) == [sq("d4")]
+    assert lit(o["turn"]) == [0] and lit(o["phase"]) == [2]            # play
+    assert o["played"][0] == pytest.approx(1 / 4) and o["round"][0] == pytest.approx(1 / 100)
+    assert lit(o["waiting_cats"]) == [] and lit(o["alive"]) == [0, 1, 2]
+    assert o["house_counts"].tolist() == pytest.approx([1 / 7] * 3)
+    assert o["hand"].tolist() == pytest.approx([0, 0, 1 / 4, 1 / 3] + [0] * 8)  # FFF, FR
+    assert o["hand_sizes"].tolist() == pytest.approx([2 / 5, 1 / 5, 2 / 5])
+    assert o["discard"].tolist() == pytest.approx([0] * 10 + [2 / 4, 1 / 4, 0])  # N N S
+    assert o["deck_size"][0] == pytest.approx(32 / 40) and lit(o["winners"]) == []
+    i = parts(st, st.information_state_tensor(1), "information_state")
+    for name in OBS_PARTS:
+        assert np.array_equal(i[name], o[name])
+    assert lit(i["others_cards"]) == lit(i["reshuffle_pile"]) == []
+    assert lit(i["draws_since_reshuffle"]) == []
+    # seat 0's own hand: F, FF
+    assert parts(st, st.observation_tensor(0), "observation")["hand"].tolist() == \
+        pytest.approx([1 / 4, 1 / 6] + [0] * 10)
+
+
+def test_tensors_never_show_another_seats_cards():
+    st = make(OPEN, ["12", "34", "T"], discard="NNS", turn=1)
+    other = make(OPEN, ["TT", "34", "9"], discard="NNS", turn=1)     # others' cards differ
+    assert other.info_key(1) == st.info_key(1) and other.info_key(0) != st.info_key(0)
+    for f in ("observation_tensor", "information_state_tensor"):
+        assert np.array_equal(getattr(st, f)(1), getattr(other, f)(1))
+        assert not np.array_equal(getattr(st, f)(0), getattr(other, f)(0))
+        assert np.array_equal(getattr(st.view(1), f)(1), getattr(st, f)(1))
+
+
+def test_tensors_remember_the_last_reshuffle():
+    st, pile = reshuffled_2p()
+    st.play("end")                        # seat 1 ends; seat 0 draws from the new deck
+    drawn = field(st, "fresh").split("/")[0]
+    t = "123456789TNS".index(drawn)
+    copies = [4, 6, 4, 3, 3, 2, 2, 2, 2, 4, 4, 4]
+    want_pile = [collections.Counter(pile)[c] / copies[k] for k, c in enumerate("123456789TNS")]
+    i1 = parts(st, st.information_state_tensor(1), "information_state")
+    assert i1["reshuffle_pile"].tolist() == pytest.approx(want_pile + [0])
+    # seat 1 saw seat 0 (index 1) draw one card, not which
+    assert lit(i1["draws_since_reshuffle"]) == [13 + 12]
+    assert i1["draws_since_reshuffle"][25] == pytest.approx(1 / 40)
+    i0 = parts(st, st.information_state_tensor(0), "information_state")
+    assert lit(i0["draws_since_reshuffle"]) == [t]
+    assert i0["draws_since_reshuffle"][t] == pytest.approx(1 / copies[t])
+    # the observation tensor holds none of it
+    o1 = st.observation_tensor(1)
+    assert np.array_equal(o1, st.information_state_tensor(1)[:len(o1)])
+
+
+def test_tensors_of_views_searched_forward():
+    # another seat's card revealed by chance shows in others_cards
+    st = make(OPEN, ["12", "34", "T"], discard="NNS", turn=1)
+    v = st.view(0)
+    v.apply_chance(9)                     # one of seat 1's cards is a Teleport
+    i = parts(v, v.information_state_tensor(0), "information_state")
+    assert lit(i["others_cards"]) == [0 * 12 + 9]
+    assert i["others_cards"][9] == pytest.approx(1 / 4)
+    # unknown cards reach the discard pile when a view puts out a seat: discard[12]
+    board = b3(".......", ".2.....", "...C001", ".......", "..2....")
+    v = make(board, ["11", "25", "34"]).view(0)
+    v.play("F:d4E")
+    o = parts(v, v.observation_tensor(0), "observation")
+    assert o["discard"][12] == pytest.approx(2 / 40) and o["discard"][0] == pytest.approx(1 / 4)
+    assert lit(o["alive"]) == [0, 2]      # seat 0 and seat 2 (index 2); seat 1 is out

@@ -5,6 +5,7 @@ import collections
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import catsearch
@@ -700,3 +701,108 @@ def test_observation_round_cap():
     bad.play("wait")
     with pytest.raises(ObservationError, match="round ends"):
         bad.view(1).play_observation("wait:-,-")
+
+
+# -- tensors (docs/rules/the-cat.rst, "Tensors") -----------------------------------------------
+
+def parts(st, t, kind):
+    """The tensor ``t`` of ``kind`` cut into its named parts."""
+    return {p.name: t[p.start:p.stop] for p in st.tensor_layout(kind)}
+
+
+def lit(a):
+    """The indices of the non-zero elements."""
+    return np.flatnonzero(a).tolist()
+
+
+OBS_PARTS = ["turn", "priority", "chosen", "own_choice", "held", "centre", "hand", "scores",
+             "round", "round_tick", "short_game", "phase", "stop_caller"]
+INFO_PARTS = OBS_PARTS + ["others_choices", "piles", "known"]
+
+
+@pytest.mark.parametrize("players,obs,info", [(2, 117, 491), (3, 158, 970), (4, 163, 1045)])
+def test_tensor_layouts(players, obs, info):
+    st = catsearch.new_game(GAME, players, seed=1)
+    n, npiles, moods = players, (3 if players == 4 else 4), (9 if players == 2 else 13)
+    want = dict(turn=n, priority=n, chosen=n, own_choice=22, held=n * npiles,
+                centre=4 * moods, hand=4 * moods, scores=n, round=1, round_tick=1,
+                short_game=1, phase=2, stop_caller=n, others_choices=(n - 1) * 22,
+                piles=n * npiles * 4 * moods, known=n * npiles * 4 * n)
+    for kind, names, size in (("observation", OBS_PARTS, obs),
+                              ("information_state", INFO_PARTS, info)):
+        layout = st.tensor_layout(kind)
+        assert [p.name for p in layout] == names
+        assert all(p.stop - p.start == want[p.name] for p in layout)
+        assert st.tensor_shape(kind) == (size,)
+
+
+# round 2, tick 5 (seat 1 has priority), the round's third tick: seat 0 holds pile 0 (1119)
+# and has chosen swap30; seat 1
+# holds pile 3 (8889); the first card of seat 0's pile 1 (a 2) is known to everyone
+TENSOR_POS = dict(held=[0, 3], known="oooo,*---,----,----/----,----,----,oooo",
+                  chosen=["swap30", "-"], tick=5, rtick=2, scores=[3, 7], rnd=2)
+
+
+def test_tensor_values_in_a_hand_made_position():
+    st = state(**TENSOR_POS)
+    o1 = parts(st, st.observation_tensor(1), "observation")
+    # seat 1 is "self" (index 0), seat 0 is the next seat (index 1)
+    assert lit(o1["turn"]) == [0] and lit(o1["priority"]) == [0] and lit(o1["chosen"]) == [1]
+    assert lit(o1["own_choice"]) == []
+    assert lit(o1["held"]) == [3, 4 + 0]                     # own pile 3, seat 0's pile 0
+    assert lit(o1["centre"]) == [0 * 9 + 0, 1 * 9 + 4, 2 * 9 + 7, 3 * 9 + 8]      # 1 5 8 9
+    assert lit(o1["hand"]) == [0 * 9 + 7, 1 * 9 + 7, 2 * 9 + 7, 3 * 9 + 8]        # 8 8 8 9
+    assert o1["scores"].tolist() == pytest.approx([7 / 24, 3 / 24])
+    assert o1["round"][0] == pytest.approx(2 / 50) and o1["round_tick"][0] == pytest.approx(2 / 200)
+    assert lit(o1["short_game"]) == lit(o1["phase"]) == lit(o1["stop_caller"]) == []
+    i1 = parts(st, st.information_state_tensor(1), "information_state")
+    for name in OBS_PARTS:
+        assert np.array_equal(i1[name], o1[name])
+    assert lit(i1["others_choices"]) == []                   # seat 0's choice is hidden
+    # the cards seat 1 knows: its pile 3, and seat 0's pile 1 card 0 (mood 2)
+    slot = lambda r, k, i: (r * 4 + k) * 4 + i
+    assert lit(i1["piles"]) == ([slot(0, 3, i) * 9 + c for i, c in enumerate((7, 7, 7, 8))]
+                                + [slot(1, 1, 0) * 9 + 1])
+    assert lit(i1["known"]) == ([slot(0, 3, i) * 2 + 0 for i in range(4)]      # by seat 1
+                                + [slot(1, 0, i) * 2 + 1 for i in range(4)]    # by seat 0
+                                + [slot(1, 1, 0) * 2, slot(1, 1, 0) * 2 + 1])  # by both
+    # seat 0 sees its own choice, swap30 (move 18), and its own pile 0
+    o0 = parts(st, st.observation_tensor(0), "observation")
+    assert lit(o0["own_choice"]) == [18] and lit(o0["chosen"]) == [0]
+    assert lit(o0["turn"]) == [1] and lit(o0["priority"]) == [1]
+    assert lit(o0["hand"]) == [0, 9, 18, 27 + 8]                                  # 1 1 1 9
+    assert o0["scores"].tolist() == pytest.approx([3 / 24, 7 / 24])
+    assert st.observation_tensor(1).dtype == np.float32
+
+
+def test_tensors_never_show_another_seats_hidden_cards_or_choice():
+    st = state(**TENSOR_POS)
+    # seat 0 chose something else and its unseen cards lie elsewhere: the same for seat 1
+    other = state(**dict(TENSOR_POS, chosen=["stop", "-"],
+                         piles="5559,2223,3332,4444/1119,6666,7777,8889"))
+    assert other.info_key(1) == st.info_key(1) and other.info_key(0) != st.info_key(0)
+    for f in ("observation_tensor", "information_state_tensor"):
+        assert np.array_equal(getattr(st, f)(1), getattr(other, f)(1))
+        assert not np.array_equal(getattr(st, f)(0), getattr(other, f)(0))
+    assert np.array_equal(st.view(1).information_state_tensor(1),
+                          st.information_state_tensor(1))
+
+
+def test_tensors_of_a_view_waiting_for_chance_and_of_the_end():
+    st = state(held=[0, 0])
+    st.play("swap30")
+    v = st.view(1)
+    v.play("swap30")                     # the tick waits for seat 0's hidden choice
+    o = parts(v, v.observation_tensor(1), "observation")
+    assert lit(o["turn"]) == [] and lit(o["phase"]) == [0] and lit(o["chosen"]) == [0, 1]
+    v.apply_chance(32 + st.str_to_move("wait"))  # seat 0 waited: the tick resolves
+    assert lit(parts(v, v.observation_tensor(1), "observation")["phase"]) == []
+    end = state(piles=P2_DONE, centre=C2_DONE, held=[0, None], scores=[8, 0], target=12)
+    play_tick(end, "stop", "wait")
+    assert end.is_terminal()
+    i = parts(end, end.information_state_tensor(1), "information_state")
+    assert lit(i["turn"]) == [] and lit(i["short_game"]) == [0] and lit(i["held"]) == []
+    # seat 0 called right (4 piles + 1): 13 points; seat 1 has 2 piles done (of at most 16)
+    assert i["scores"].tolist() == pytest.approx([2 / 16, 13 / 16])
+    assert len(lit(i["known"])) == 2 * 4 * 4 * 2              # every card known to both
+    assert len(lit(i["piles"])) == 2 * 4 * 4
