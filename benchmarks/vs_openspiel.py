@@ -180,7 +180,7 @@ def main(argv=None) -> None:
     ap.add_argument("--json", help="write the results to this file too")
     args = ap.parse_args(argv)
     try:
-        import catsearch.interop.openspiel  # noqa: F401
+        import catsearch.interop.openspiel  # noqa: F401  (needs the [openspiel] extra)
     except ImportError as e:
         sys.exit(str(e))
     t0 = time.time()

@@ -680,7 +680,8 @@ class OpenSpielMCTS(_OpenSpielPlayer):
                 rewards[c.action] = rewards.get(c.action, 0.0) + c.total_reward
         best = max(visits.values())
         move = self._rng.choice(sorted(a for a, v in visits.items() if v == best))
-        stats = {a: MoveStats(int(v), float(rewards[a] / v) if v else 0.0) for a, v in visits.items()}
+        stats = {a: MoveStats(int(v), float(rewards[a] / v) if v else 0.0)
+                 for a, v in visits.items()}
         v = stats[move].mean
         value = tuple(v if s == seat else (1.0 - v) / (n - 1) for s in range(n))
         return SearchResult(move=int(move), value=value, stats=stats, iterations=done,
