@@ -19,8 +19,9 @@ Games come in duplicate pairs: each deal is played twice with the seats swapped,
 luck of the deal cancels; the score is catsearch's mean return (a win 1, a shared win 1/2)
 with its 95% Wilson interval (:func:`catsearch.arena.stats.wilson_interval`) over the games.
 Every move is searched on the seat's view only. Progress goes to stderr, one line a game;
-``--budget-minutes`` stops starting new pairs once spent (the report says how many were
-played), so a run is bounded.
+``--budget-minutes`` (per setting) stops starting new pairs once spent (the report says
+how many were played), so a run is bounded. ``--iterations-games 0`` or ``--time-games 0``
+leaves a setting out, ``--positions 0`` the speed test.
 """
 
 from __future__ import annotations
@@ -176,7 +177,8 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=1, help="deal g of a setting is seed + g")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="games at a time (processes)")
     ap.add_argument("--budget-minutes", type=float, default=30.0,
-                    help="start no new deal pair after this (finished pairs are reported)")
+                    help="per setting: start no new deal pair after this many minutes "
+                         "(the pairs played are reported)")
     ap.add_argument("--json", help="write the results to this file too")
     args = ap.parse_args(argv)
     try:
@@ -184,12 +186,12 @@ def main(argv=None) -> None:
     except ImportError as e:
         sys.exit(str(e))
     t0 = time.time()
-    deadline = t0 + 60 * args.budget_minutes
     results = []
     with mp.get_context("spawn").Pool(max(1, args.jobs)) as pool:
-        for setting, games in (("iterations", args.iterations_games or args.games),
-                               ("time", args.time_games or args.games)):
+        for setting, games in (("iterations", args.iterations_games), ("time", args.time_games)):
+            games = args.games if games is None else games
             if games > 0:
+                deadline = time.time() + 60 * args.budget_minutes
                 results.append(run_setting(setting, games, args, pool, deadline))
     sp = speed(args) if args.positions > 0 else None
     text = report(results, sp, args)

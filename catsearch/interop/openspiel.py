@@ -373,7 +373,7 @@ class CatsearchObserver:
 
     ``perfect_recall=True`` observes the information state, ``False`` the observation;
     ``private_info=SINGLE_PLAYER`` the player's (the view), ``ALL_PLAYERS`` every seat's
-    (views joined by `` | ``, tensors one after another), ``NONE`` the public part (a string
+    (views joined by ``" | "``, tensors one after another), ``NONE`` the public part (a string
     only: :func:`public_text`). ``public_info=False`` is not supported.
     """
 
