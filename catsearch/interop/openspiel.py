@@ -70,7 +70,7 @@ __all__ = [
     "PREFIX", "SEED_BYTES", "short_name", "game_id_of", "load_game", "register_games",
     "from_catsearch", "catsearch_state", "max_game_length", "public_text",
     "CatsearchGame", "CatsearchState", "CatsearchObserver",
-    "OpenSpielISMCTS", "OpenSpielMCTS",
+    "OpenSpielPlayer", "OpenSpielISMCTS", "OpenSpielMCTS",
 ]
 
 #: the prefix of the OpenSpiel names: ``python_catsearch_herding_cats``
@@ -540,8 +540,11 @@ def _seat_view(state: State) -> tuple[int, State]:
     return seat, state
 
 
-class _OpenSpielPlayer(Player):
-    """Common ground of the players that run an OpenSpiel bot: options, seeds, budgets."""
+class OpenSpielPlayer(Player):
+    """A catsearch player that runs an OpenSpiel bot (the base of :class:`OpenSpielISMCTS`
+    and :class:`OpenSpielMCTS`): its options, its seeded generators, its budget. A subclass
+    searches a determinization of the seat's view (:func:`from_catsearch`), never the
+    state it is given."""
 
     OPTIONS = _BOT_OPTIONS
     ALIASES = _BOT_ALIASES
@@ -566,7 +569,7 @@ class _OpenSpielPlayer(Player):
                                                random_state=self._np)
 
 
-class OpenSpielISMCTS(_OpenSpielPlayer):
+class OpenSpielISMCTS(OpenSpielPlayer):
     """OpenSpiel's Python ``ISMCTSBot`` (random rollouts, UCT, the most visited move) as a
     catsearch player, spec ``openspiel-ismcts:iterations=1000,uct_c=2,seed=1``.
 
@@ -630,7 +633,7 @@ class OpenSpielISMCTS(_OpenSpielPlayer):
         return done
 
 
-class OpenSpielMCTS(_OpenSpielPlayer):
+class OpenSpielMCTS(OpenSpielPlayer):
     """OpenSpiel's Python ``MCTSBot`` (perfect-information UCT with random rollouts) as a
     catsearch player, spec ``openspiel-mcts:iterations=1000,determinizations=4``.
 
