@@ -81,3 +81,15 @@ def test_a_single_legal_move_needs_no_search(cio):
         st.apply(st.legal_moves()[0])
     r = make_player("openspiel-ismcts:iterations=50").search(st)
     assert r.move == st.legal_moves()[0] and r.iterations == 0
+
+
+def test_the_arena_matches_catsearch_against_openspiel(cio):
+    """The arena (which never imports interop) runs OpenSpiel's ISMCTS through its spec."""
+    from catsearch.arena import run_match
+    result = run_match("herding-cats", ["ismcts:iterations=30,seed=1",
+                                        "openspiel-ismcts:iterations=10,seed=1"],
+                       groups=1, seed=2)
+    assert result.played == 2
+    for record in result.records:
+        assert record["failure"] is None and record["terminal"]
+        assert abs(sum(record["returns"]) - 1.0) < 1e-9
