@@ -21,8 +21,8 @@ from catsearch._core.options import Option, OptionError, check_options
 if TYPE_CHECKING:
     from catsearch.search.players import Player
 
-__all__ = ["PlayerSpec", "register_player", "player_names", "player_class", "player_options",
-           "ENTRY_POINT_GROUP"]
+__all__ = ["PlayerSpec", "register_player", "player_names", "plugin_names", "player_class",
+           "player_options", "ENTRY_POINT_GROUP"]
 
 #: the entry point group of player plugins: an installed distribution that declares
 #: ``[project.entry-points."catsearch.players"]`` with ``name = "module:Class"`` adds a player
@@ -78,6 +78,13 @@ def _plugins() -> dict[str, Any]:
 def player_names() -> tuple[str, ...]:
     """The names a spec may start with (plugins' included)."""
     return tuple(sorted(set(_PLAYERS) | set(_plugins())))
+
+
+def plugin_names() -> tuple[str, ...]:
+    """The names that come from plugins (:data:`ENTRY_POINT_GROUP`) and not from the
+    built-in table; their classes are imported when a spec first names them (and fail to,
+    saying why, when the plugin's extra is missing)."""
+    return tuple(sorted(set(_plugins()) - set(_PLAYERS)))
 
 
 def player_class(name: str) -> type:
