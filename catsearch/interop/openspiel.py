@@ -558,11 +558,24 @@ class OpenSpielPlayer(Player):
         self._np = np.random.RandomState(self._rng.getrandbits(32))
 
     def _budget(self, limits: Limits | None) -> tuple[int | None, float | None]:
+        """The search's iterations and seconds (``None``: unbounded), from ``limits`` or the
+        player's own; at least 2 iterations, since OpenSpiel's first simulation only
+        expands the root."""
         if limits is not None and (limits.iterations is not None or limits.seconds is not None):
-            return limits.iterations, limits.seconds
-        if self.iterations is None and self.seconds is None:
-            return DEFAULT_BOT_ITERATIONS, None
-        return self.iterations, self.seconds
+            iterations, seconds = limits.iterations, limits.seconds
+        elif self.iterations is None and self.seconds is None:
+            iterations, seconds = DEFAULT_BOT_ITERATIONS, None
+        else:
+            iterations, seconds = self.iterations, self.seconds
+        if iterations is not None:
+            iterations = max(iterations, 2)
+        return iterations, seconds
+
+    def _seeded(self, limits: Limits | None) -> None:
+        """A search with ``limits.seed`` draws from that seed (as catsearch's searchers do)."""
+        if limits is not None and limits.seed is not None:
+            self._rng = random.Random(limits.seed)
+            self._np = np.random.RandomState(self._rng.getrandbits(32))
 
     def _evaluator(self):
         return _os_mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts,
@@ -586,6 +599,7 @@ class OpenSpielISMCTS(OpenSpielPlayer):
                info=None) -> SearchResult:
         t0 = time.perf_counter()
         seat, view = _seat_view(state)
+        self._seeded(limits)
         game = _game_for(view)
         root = from_catsearch(view.determinize(seat, self._rng.getrandbits(64)), game)
         legal = root.legal_actions()
@@ -653,6 +667,7 @@ class OpenSpielMCTS(OpenSpielPlayer):
                info=None) -> SearchResult:
         t0 = time.perf_counter()
         seat, view = _seat_view(state)
+        self._seeded(limits)
         game = _game_for(view)
         n = view.players
         legal = view.legal_moves()
@@ -666,7 +681,7 @@ class OpenSpielMCTS(OpenSpielPlayer):
         done = 0
         deadline = None if seconds is None else t0 + seconds
         for k in range(d):
-            per = None if iterations is None else max(1, iterations // d
+            per = None if iterations is None else max(2, iterations // d
                                                       + (k < iterations % d))
             root = from_catsearch(view.determinize(seat, self._rng.getrandbits(64)), game)
             bot = _os_mcts.MCTSBot(game, self.uct_c, per or _MAX_ITERATIONS,
@@ -694,7 +709,7 @@ class OpenSpielMCTS(OpenSpielPlayer):
     def _timed(bot, root: CatsearchState, iterations: int | None, seconds: float):
         """One MCTS from ``root`` within about ``seconds`` (and ``iterations``): MCTSBot has
         no clock, so 16 simulations measure its speed and one search gets what fits."""
-        probe = 16 if iterations is None else min(16, iterations)
+        probe = 16 if iterations is None else max(2, min(16, iterations))
         bot.max_simulations = probe
         t = time.perf_counter()
         node = bot.mcts_search(root)

@@ -93,3 +93,18 @@ def test_the_arena_matches_catsearch_against_openspiel(cio):
     for record in result.records:
         assert record["failure"] is None and record["terminal"]
         assert abs(sum(record["returns"]) - 1.0) < 1e-9
+
+
+@pytest.mark.parametrize("spec", ["openspiel-ismcts", "openspiel-mcts", "openspiel-mcts:dets=3"])
+def test_tiny_budgets_and_search_seeds(cio, spec):
+    """One iteration still answers (OpenSpiel's first simulation only expands the root: the
+    players run at least 2), and a search's Limits seed makes it reproducible (the engine's
+    bench relies on it)."""
+    view = catsearch.new_game("cat-cards", 3, seed=8).view(0)
+    assert len(view.legal_moves()) > 1
+    p = make_player(spec)
+    a = p.search(view, limits=Limits(iterations=1, seed=4))
+    assert a.move in view.legal_moves() and a.iterations >= 2
+    b = make_player(spec).search(view, limits=Limits(iterations=40, seed=4))
+    c = p.search(view, limits=Limits(iterations=40, seed=4))
+    assert (b.move, dict(b.stats)) == (c.move, dict(c.stats))
