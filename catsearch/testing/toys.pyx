@@ -41,6 +41,16 @@ rock,paper,paper``. ``toy-pennies``, seat 0 heads then seat 1 tails: ``heads`` /
 then ``hidden:scored=0,1`` / ``tails:scored=0,1``. A view refuses an observation it could
 not have been sent: another seat's choice in clear, its own as ``hidden``, points no choices
 of the hidden seats could score, choices shown before the last round.
+
+Tensors (:meth:`State.observation_tensor`, :meth:`State.information_state_tensor`): a seat's
+view is all it knows, so both kinds are the same, in four parts, seats relative to the
+observer (itself first, then in seat order), ``n`` seats and ``k`` choices (3 or 2):
+``turn`` (``n``), the seat to choose one-hot, all 0 when nobody is (the game is over, or a
+``toy-pennies`` view waits for chance); ``choices`` (``n * (k + 1)``), per seat its choice
+this round one-hot where the observer knows it (its own, or every choice left on the table
+at the end), the last entry 1 where the seat chose but its choice is hidden, all 0 before
+it chose; ``points`` (``n``), per seat out of ``(n - 1) * rounds``; ``round`` (1), rounds
+resolved out of ``rounds``. Values are 0/1 or fractions in [0, 1].
 """
 from libc.stdint cimport uint64_t
 
@@ -161,6 +171,37 @@ cdef class ToyRPS(State):
 
     cdef int observe_move_c(self, int move, int seat) noexcept nogil:
         return move if seat == self.d.h.current else self._moves
+
+    cdef void tensor_c(self, int kind, float* out) noexcept nogil:
+        """Both kinds alike (a seat's view is all it knows), seats relative to the view's:
+        ``turn`` (n): the seat to choose, one-hot (all 0 when nobody is: the game is over,
+        or a view waits for chance); ``choices`` (n x (moves + 1)): per seat its choice this
+        round one-hot (``moves`` entries) where the seat knows it, the last entry 1 where
+        the seat chose but it is hidden, all 0 before it chose; ``points`` (n): per seat,
+        out of the most it can score, ``(n - 1) * rounds``; ``round`` (1): rounds resolved,
+        out of ``rounds``."""
+        cdef ToyData* d = &self.d
+        cdef int n = d.h.players, seat = d.h.view_seat, w = self._moves + 1
+        cdef int i, c, o = 0
+        if seat < 0:
+            seat = 0
+        if d.h.current >= 0:
+            out[(d.h.current - seat + n) % n] = 1.0
+        o += n
+        for i in range(n):
+            c = d.choice[(seat + i) % n]
+            if c <= self._moves:
+                out[o + w * i + c] = 1.0
+        o += n * w
+        for i in range(n):
+            out[o + i] = d.points[(seat + i) % n] / <float>((n - 1) * d.rounds)
+        o += n
+        out[o] = d.round / <float>d.rounds
+
+    def _tensor_layout(self, int kind) -> list:
+        """The same parts for both kinds: see ``tensor_c``."""
+        n = self.d.h.players
+        return [("turn", n), ("choices", n * (self._moves + 1)), ("points", n), ("round", 1)]
 
     # -- observations (a live game): see the module docstring ---------------------------
     def _round_points(self, list choices) -> list:

@@ -1089,3 +1089,100 @@ def test_observations_follow_games_to_both_ends():
                 assert v.play_observation(text) == m
             st.apply(m)
         assert all(v == st.view(s) for s, v in enumerate(views))
+
+
+# -- tensors (docs/rules/cat-cards.rst, "Tensors") ------------------------------------------
+
+import numpy as np                                           # noqa: E402
+
+
+def tensor_parts(st, seat, kind="observation"):
+    t = (st.observation_tensor(seat) if kind == "observation"
+         else st.information_state_tensor(seat))
+    return {p.name: t[p.start:p.stop] for p in st.tensor_layout(kind)}
+
+
+def counts(cards, unknown=0):
+    """A 20-element hand part: ``cards`` per type out of the copies, then ``unknown`` / 3."""
+    out = np.zeros(20)
+    for ch in cards:
+        out[ORDER.index(ch)] += 1 / COUNTS[ORDER.index(ch)]
+    out[19] = min(unknown, 3) / 3
+    return out
+
+
+def test_the_tensor_layouts_per_player_count():
+    obs = ["turn", "step", "finals", "revealed", "piles", "deck", "hand", "hand_sizes", "sets",
+           "points"]
+    for n in (2, 3, 4):
+        st = catsearch.new_game(GAME, n, seed=1)
+        assert [p.name for p in st.tensor_layout("observation")] == obs
+        assert [p.name for p in st.tensor_layout("information_state")] == obs + [
+            "others", "private", "unseen", "values"]
+        assert st.tensor_shape("observation") == (106 + 98 * n,)
+        assert st.tensor_shape("information_state") == (110 + 138 * n,)
+
+
+def test_the_tensors_of_a_hand_made_position_by_value():
+    st = position(["45S:123", "6P:789", ":abc"], piles=("dd", "e", "0"), sets=[["11111"], [], []],
+                  turn=1)
+    for view in (st, st.view(1)):
+        t = tensor_parts(view, 1)
+        assert t["turn"].tolist() == [1, 0, 0]                        # seat 1 is to move
+        assert t["step"].tolist() == [0, 0, 1, 0] and t["finals"].tolist() == [0]
+        assert not t["revealed"].any()
+        piles = t["piles"].reshape(3, 20)
+        assert piles[0, ORDER.index("d")] == 0.5 and piles[0].sum() == 0.5
+        assert piles[1, ORDER.index("e")] == 0.25 and piles[1].sum() == 0.25
+        assert piles[2, 0] == 0.25 and piles[2].sum() == 0.25
+        assert np.isclose(t["deck"][0], (120 - 14 - 5 - 4) / 108)
+        assert np.allclose(t["hand"], counts("6P789"))                # public and private
+        assert np.allclose(t["hand_sizes"] * 120, [5, 3, 6])          # seats 1, 2, 0
+        sets = t["sets"].reshape(3, 5, 19)
+        assert sets[2, 0, 1] == 1.0 and sets.sum() == 1.0             # seat 0's 11111
+        assert np.allclose(t["points"], [0, 0, 15 / 100])             # 25 cats x value 4
+        i = tensor_parts(view, 1, "information_state")
+        for name in t:
+            assert np.array_equal(i[name], t[name])
+        others = i["others"].reshape(2, 20)                           # seats 2, 0
+        assert np.allclose(others[0], counts("", 3))
+        assert np.allclose(others[1], counts("45S", 3))              # 123 never shows
+        private = i["private"].reshape(3, 20)                         # seats 1, 2, 0
+        assert np.allclose(private[0], counts("789"))
+        assert np.allclose(private[1], counts("", 3)) and np.allclose(private[2], counts("", 3))
+        seen = collections.Counter("11111" + "6P789" + "45S" + "dde0")
+        assert np.allclose(i["unseen"], [(COUNTS[t] - seen[ORDER[t]]) / COUNTS[t]
+                                         for t in range(19)])
+        assert np.allclose(i["values"] * 99, DEFAULT_VALUES)
+    t = tensor_parts(st, 0)                                           # seat 0 sees its hand
+    assert t["turn"].tolist() == [0, 1, 0]
+    assert np.allclose(t["hand"], counts("45S123"))
+    assert t["sets"].reshape(3, 5, 19)[0, 0, 1] == 1.0
+
+
+def test_the_revealed_card_a_final_turn_and_the_values_show():
+    st = position([":123", ":", ":"], piles=("d", "e", ""), revealed="S", step="1")
+    t = tensor_parts(st, 2)
+    assert t["turn"].tolist() == [0, 1, 0] and t["step"].tolist() == [0, 1, 0, 0]
+    assert t["revealed"][15] == 1.0 and t["revealed"].sum() == 1.0
+    st = position(["11SS:3", ":", ":"], deck="", sets=[[], [], []], turn=1, step="final",
+                  finals=2, values=(5, 2, 1, 6, 0), dump=2)
+    t = tensor_parts(st, 1, "information_state")
+    assert t["step"].tolist() == [0, 0, 0, 1] and np.isclose(t["finals"][0], 2 / 3)
+    assert np.allclose(t["values"] * 99, [5, 2, 1, 6, 0])
+    assert t["deck"][0] == 0.0
+
+
+def test_another_seats_private_cards_never_show_in_the_tensors():
+    a = position(["45:123", "6:789", ":abc"], piles=("d", "e", "0"))
+    b = position(["45:SPL", "6:789", ":abc"], piles=("d", "e", "0"))   # deck: the rest
+    assert a.info_key(1) == b.info_key(1) and a.info_key(2) == b.info_key(2)
+    for kind in ("observation", "information_state"):
+        fa, fb = (st.observation_tensor if kind == "observation" else
+                  st.information_state_tensor for st in (a, b))
+        assert np.array_equal(fa(1), fb(1)) and np.array_equal(fa(2), fb(2))
+        assert not np.array_equal(fa(0), fb(0))
+    # once seat 0 picks up a pile, the cards in it are known to everybody
+    a.play("take0")
+    t = tensor_parts(a, 1, "information_state")["others"].reshape(2, 20)[1]
+    assert np.allclose(t, counts("45d", 3))

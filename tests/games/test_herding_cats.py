@@ -299,3 +299,84 @@ def test_the_law_of_observations(players):
     report = check_observations(GAME, players, games=15, seed=100 + players)
     assert report["observations"] == 15 * 60 * players
     assert report["leak_checks"] > 0
+
+
+# -- tensors (docs/rules/herding-cats.rst, "Tensors") -------------------------------------
+
+import numpy as np                                           # noqa: E402
+
+
+def parts(st, seat, kind="observation"):
+    t = (st.observation_tensor(seat) if kind == "observation"
+         else st.information_state_tensor(seat))
+    return {p.name: t[p.start:p.stop] for p in st.tensor_layout(kind)}
+
+
+def test_the_tensor_layouts_per_player_count():
+    names = ["turn", "hand", "hand_sizes", "deck", "herds", "discard", "collected", "won"]
+    for n, obs, info in ((2, 158, 179), (3, 161, 193), (4, 164, 207)):
+        st = catsearch.new_game(GAME, n, seed=1)
+        assert [p.name for p in st.tensor_layout("observation")] == names
+        assert [p.name for p in st.tensor_layout("information_state")] == names + ["others",
+                                                                                   "unseen"]
+        assert st.tensor_shape("observation") == (obs,)
+        assert st.tensor_shape("information_state") == (info,)
+
+
+def test_the_tensors_of_a_hand_made_position_by_value():
+    st = position(["ooO", "ppW", "bSg"], herds="Oo,PW", discard="gg", out="Gggg", won=[0, 0, 1],
+                  turn=1)
+    deck = 60 - 9 - 4 - 2 - 4
+    for view in (st, st.view(1)):
+        t = parts(view, 1)
+        assert t["turn"].tolist() == [1, 0, 0]                       # seat 1 is to move
+        assert np.allclose(t["hand"], [0, 2 / 3, 0, 0, 0, 0, 0, 0, 0, 1 / 3, 0])
+        assert t["hand_sizes"].tolist() == [1, 1, 1]
+        assert np.isclose(t["deck"][0], deck / 51)
+        herds = t["herds"].reshape(12, 10)
+        assert herds[0].tolist() == [1, 0, 0, 0, 0, 1, 0, 1, 0, 0]   # O, 1 cat, no WCL
+        assert herds[1].tolist() == [0, 1, 0, 0, 1, 0, 0, 0, 1, 0]   # P, no cat, 1 WCL
+        assert not herds[2:].any()
+        assert np.allclose(t["discard"], [0, 0, 0, 0.2, 0, 0, 0, 0, 0, 0])
+        assert np.allclose(t["collected"], [0, 0, 0, 0.3, 0, 0, 0, 1 / 3, 0, 0])
+        assert np.allclose(t["won"], [0, 1 / 12, 0])                  # seats 1, 2, 0
+        i = parts(view, 1, "information_state")
+        for name in t:
+            assert np.array_equal(i[name], t[name])
+        others = i["others"].reshape(2, 11)                           # seats 2, 0
+        assert others[:, 10].tolist() == [1, 1] and not others[:, :10].any()
+        # unseen: all but seat 1's hand, the herds, the discard pile and the collected herds
+        unseen = [9 / 10, 8 / 10, 10 / 10, 5 / 10, 2 / 3, 2 / 3, 3 / 3, 2 / 3, 4 / 4, 2 / 4]
+        assert np.allclose(i["unseen"], unseen)
+    # seat 0 is the observer: itself first, then seat 1 (to move), then seat 2
+    t = parts(st, 0)
+    assert t["turn"].tolist() == [0, 1, 0]
+    assert np.allclose(t["hand"][:5], [2 / 3, 0, 0, 0, 1 / 3])
+    assert np.allclose(t["won"], [0, 0, 1 / 12])
+
+
+def test_another_seats_hand_never_shows_in_the_tensors():
+    a = position(["ooO", "ppW", "bbS"], herds="P")
+    b = position(["ggG", "ppW", "SWO"], herds="P")
+    for kind in ("observation", "information_state"):
+        fa, fb = (st.observation_tensor if kind == "observation" else
+                  st.information_state_tensor for st in (a, b))
+        assert np.array_equal(fa(1), fb(1))               # seat 1 cannot tell them apart
+        assert not np.array_equal(fa(0), fb(0))
+        assert not np.array_equal(fa(2), fb(2))
+    assert a.info_key(1) == b.info_key(1)
+
+
+def test_a_play_changes_the_information_state_and_only_the_drawer_sees_its_card():
+    st = catsearch.new_game(GAME, 3, seed=4)
+    before = [st.information_state_tensor(s) for s in range(3)]
+    st.play(st.legal_moves()[0])
+    after = [st.information_state_tensor(s) for s in range(3)]
+    assert all(not np.array_equal(x, y) for x, y in zip(before, after))
+    # seat 0 drew: its hand part names the card; for seats 1 and 2 it is one more unknown
+    assert parts(st, 0)["hand"][:10].sum() > 0 and parts(st, 0)["hand"][10] == 0
+    for s in (1, 2):
+        others = parts(st, s, "information_state")["others"].reshape(2, 11)
+        seat0 = others[1 if s == 1 else 0]
+        assert not seat0[:10].any() and seat0[10] == 1.0
+
