@@ -12,6 +12,7 @@ pastes options into strings.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,14 @@ from catsearch._core.options import Option, OptionError, check_options
 if TYPE_CHECKING:
     from catsearch.search.players import Player
 
-__all__ = ["PlayerSpec", "register_player", "player_names", "player_class", "player_options"]
+__all__ = ["PlayerSpec", "register_player", "player_names", "plugin_names", "player_class",
+           "player_options", "ENTRY_POINT_GROUP"]
+
+#: the entry point group of player plugins: an installed distribution that declares
+#: ``[project.entry-points."catsearch.players"]`` with ``name = "module:Class"`` adds a player
+#: named ``name`` (catsearch's own ``openspiel-ismcts`` and ``openspiel-mcts`` come this way,
+#: so that nothing below the interop layer imports it). A name of the table below wins.
+ENTRY_POINT_GROUP = "catsearch.players"
 
 
 # name -> "module:Class" (imported when first used) or the class itself
@@ -46,9 +54,37 @@ def register_player(name: str, target: str | type) -> None:
     _PLAYERS[name] = target
 
 
+_plugins_found: dict[str, Any] | None = None
+
+
+def _plugins() -> dict[str, Any]:
+    """The entry points of :data:`ENTRY_POINT_GROUP` by name (read once, on first use)."""
+    global _plugins_found
+    if _plugins_found is None:
+        # every distribution's, not only the first of each name (a stale egg-info in a
+        # checkout would hide the installed metadata from entry_points(group=...))
+        found: dict[str, Any] = {}
+        try:
+            for dist in importlib.metadata.distributions():
+                for ep in dist.entry_points:
+                    if ep.group == ENTRY_POINT_GROUP:
+                        found.setdefault(ep.name, ep)
+        except Exception:           # broken metadata must not break the players we have
+            pass
+        _plugins_found = found
+    return _plugins_found
+
+
 def player_names() -> tuple[str, ...]:
-    """The names a spec may start with."""
-    return tuple(sorted(_PLAYERS))
+    """The names a spec may start with (plugins' included)."""
+    return tuple(sorted(set(_PLAYERS) | set(_plugins())))
+
+
+def plugin_names() -> tuple[str, ...]:
+    """The names that come from plugins (:data:`ENTRY_POINT_GROUP`) and not from the
+    built-in table; their classes are imported when a spec first names them (and fail to,
+    saying why, when the plugin's extra is missing)."""
+    return tuple(sorted(set(_plugins()) - set(_PLAYERS)))
 
 
 def player_class(name: str) -> type:
@@ -59,12 +95,35 @@ def player_class(name: str) -> type:
     try:
         target = _PLAYERS[name]
     except (KeyError, TypeError):
-        raise OptionError(f"unknown player {name!r}; the players are "
-                          f"{', '.join(player_names())}", owner=str(name)) from None
+        target = _load_plugin(name)
     if isinstance(target, str):
         module, _, cls = target.partition(":")
         target = getattr(importlib.import_module(module), cls)
         _PLAYERS[name] = target
+    return target
+
+
+def _load_plugin(name: Any) -> type:
+    """The class of the plugin player ``name`` (an entry point of :data:`ENTRY_POINT_GROUP`),
+    loaded and kept in the table.
+
+    :raises OptionError: no such plugin, or it cannot be loaded (a missing extra: the
+        message says what to install) or is not a player class.
+    """
+    ep = _plugins().get(name) if isinstance(name, str) else None
+    if ep is None:
+        raise OptionError(f"unknown player {name!r}; the players are "
+                          f"{', '.join(player_names())}", owner=str(name))
+    try:
+        target = ep.load()
+    except ImportError as e:
+        raise OptionError(f"player {name!r} ({ep.value}) cannot be loaded: {e}",
+                          owner=name) from e
+    from catsearch.search.players import Player
+    if not (isinstance(target, type) and issubclass(target, Player)):
+        raise OptionError(f"player {name!r} ({ep.value}) is not a Player class but "
+                          f"{target!r}", owner=name)
+    _PLAYERS[name] = target
     return target
 
 

@@ -22,7 +22,7 @@ import pytest
 
 import catsearch
 from catsearch.arena import run_match
-from catsearch.search.spec import player_class, player_names
+from catsearch.search.spec import player_class, player_names, plugin_names
 
 SEED = 1
 GROUPS = {2: 20, 3: 12}
@@ -50,7 +50,10 @@ MARGIN = 0.15
 
 
 def players() -> list[str]:
-    names = {getattr(player_class(name), "name", name) for name in player_names()}
+    # catsearch's own players: plugins (the OpenSpiel players of catsearch.interop, measured
+    # by benchmarks/vs_openspiel.py) may need extras and are not held to these floors
+    names = {getattr(player_class(name), "name", name) for name in player_names()
+             if name not in plugin_names()}
     return sorted(names - {"random"})
 
 
