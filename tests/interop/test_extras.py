@@ -36,6 +36,7 @@ def test_import_catsearch_needs_no_extra():
 
 @pytest.mark.parametrize("module,hidden,extra", [
     ("catsearch.interop.openspiel", "pyspiel", "openspiel"),
+    ("catsearch.interop.openspiel_bots", "pyspiel", "openspiel"),
     ("catsearch.interop.pettingzoo", "pettingzoo", "pettingzoo"),
     ("catsearch.interop.pettingzoo", "gymnasium", "pettingzoo"),
 ])

@@ -13,13 +13,14 @@ from catsearch.search.spec import player_names
 
 
 def test_specs_find_the_plugins(cio):
+    from catsearch.interop import openspiel_bots
     assert {"openspiel-ismcts", "openspiel-mcts"} <= set(player_names())
     p = make_player("openspiel-ismcts:iterations=20,c=1.5,seed=3")
-    assert isinstance(p, cio.OpenSpielISMCTS)
+    assert isinstance(p, openspiel_bots.OpenSpielISMCTS)
     assert p.spec == "openspiel-ismcts:iterations=20,uct_c=1.5,seed=3"
     assert make_player(p.spec).spec == p.spec
     q = make_player("openspiel-mcts:iters=30,dets=3")
-    assert isinstance(q, cio.OpenSpielMCTS) and q.determinizations == 3
+    assert isinstance(q, openspiel_bots.OpenSpielMCTS) and q.determinizations == 3
     with pytest.raises(ValueError, match="uct_c"):
         make_player("openspiel-ismcts:uct_c=-1")
     with pytest.raises(ValueError, match="unknown option 'depth'"):
