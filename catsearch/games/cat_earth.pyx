@@ -44,6 +44,7 @@ from catsearch._core.rng cimport (Rng, Pick, pick_start, pick_offer, rng_below, 
                                   fill_tables)
 from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
                                     as_full, share_returns)
+from catsearch._core.observing cimport put_turn
 from catsearch._core.zobrist cimport count_up, count_down, count_key, set_value, set_turn, turn_key
 from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
                                     redeal_hand, redeal_hands, redeal_run, card_in, card_out,
@@ -1265,9 +1266,7 @@ cdef class CatEarth(State):
             elif v == CAT:
                 out[o + (n + 1) * 49 + sq] = 1.0
         o += (n + 2) * 49
-        if d.h.current >= 0:
-            out[o + (d.h.current - s + n) % n] = 1.0
-        o += n
+        o = put_turn(out, o, &d.h)
         out[o + d.phase] = 1.0
         o += 5
         out[o] = d.played / <float>MAX_PLAYS

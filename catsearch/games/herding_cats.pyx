@@ -29,6 +29,7 @@ from libc.math cimport exp, sqrt
 
 from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
 from catsearch._core.state cimport State, Header, NO_SEAT, restart, scores_from, normalize, as_full
+from catsearch._core.observing cimport put_turn
 from catsearch._core.zobrist cimport count_up, count_down, count_key, set_turn, turn_key
 from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
                                     redeal_hands, redeal_run, card_in, card_out, hide_cards)
@@ -447,9 +448,7 @@ cdef class HerdingCats(State):
         if seat < 0:
             seat = 0
         # turn: the seat to move, relative (none once the game is over)
-        if d.h.current >= 0:
-            out[o + (d.h.current - seat + n) % n] = 1.0
-        o += n
+        o = put_turn(out, o, &d.h)
         # hand: the seat's own cards by type (and unknown), out of 3
         for t in range(HC_TYPES + 1):
             out[o + t] = d.hand[seat][t] / <float>HC_HAND

@@ -38,6 +38,7 @@ from libc.math cimport exp
 from catsearch._core.rng cimport Rng, rng_below, rng_shuffle_u8, fill_tables
 from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
                                     as_view, as_full)
+from catsearch._core.observing cimport put_turn
 from catsearch._core.zobrist cimport set_turn, turn_key
 from catsearch._core.cards cimport shuffled_pool, chance_from_counts
 
@@ -1147,9 +1148,7 @@ cdef class TheCat(State):
         cdef int o = 0, r, p, k, i, j, c, q, m, mask, slot
         cdef float top = d.target + npiles
         # the observation
-        if d.h.current >= 0:
-            out[o + (d.h.current - s + n) % n] = 1.0
-        o += n
+        o = put_turn(out, o, &d.h)
         out[o + (d.tick % n - s + n) % n] = 1.0
         o += n
         for r in range(n):

@@ -31,7 +31,7 @@ from catsearch.interop.openspiel import (CatsearchGame, CatsearchState, _options
                                          from_catsearch, load_game)
 from catsearch.search.limits import Limits
 from catsearch.search.options import SECONDS, configure
-from catsearch.search.players import MoveStats, Player, SearchResult
+from catsearch.search.players import MoveStats, Player, SearchResult, forced_result
 
 __all__ = ["OpenSpielPlayer", "OpenSpielISMCTS", "OpenSpielMCTS", "DEFAULT_BOT_ITERATIONS"]
 
@@ -108,6 +108,15 @@ class OpenSpielPlayer(Player):
             self._rng = random.Random(limits.seed)
             self._np = np.random.RandomState(self._rng.getrandbits(32))
 
+    def _begin(self, state: State, limits: Limits | None):
+        """What every search starts with: the time, the seat to move and its view, this
+        search's seeds, the OpenSpiel game, and the answer at once when the seat has one
+        legal move (catsearch's ``forced_result``; else ``None``)."""
+        t0 = time.perf_counter()
+        seat, view = _seat_view(state)
+        self._seeded(limits)
+        return t0, seat, view, _game_for(view), forced_result(view, t0)
+
     def _evaluator(self):
         return _os_mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts,
                                                random_state=self._np)
@@ -128,16 +137,11 @@ class OpenSpielISMCTS(OpenSpielPlayer):
 
     def search(self, state: State, *, limits: Limits | None = None,
                info=None) -> SearchResult:
-        t0 = time.perf_counter()
-        seat, view = _seat_view(state)
-        self._seeded(limits)
-        game = _game_for(view)
+        t0, seat, view, game, forced = self._begin(state, limits)
+        if forced is not None:
+            return forced
         root = from_catsearch(view.determinize(seat, self._rng.getrandbits(64)), game)
-        legal = root.legal_actions()
         n = view.players
-        if len(legal) == 1:
-            return SearchResult(move=legal[0], value=(1.0 / n,) * n, iterations=0,
-                                seconds=time.perf_counter() - t0)
         iterations, seconds = self._budget(limits)
         bot = _os_ismcts.ISMCTSBot(game, self._evaluator(), self.uct_c,
                                    iterations or _MAX_ITERATIONS, random_state=self._np)
@@ -196,15 +200,10 @@ class OpenSpielMCTS(OpenSpielPlayer):
 
     def search(self, state: State, *, limits: Limits | None = None,
                info=None) -> SearchResult:
-        t0 = time.perf_counter()
-        seat, view = _seat_view(state)
-        self._seeded(limits)
-        game = _game_for(view)
+        t0, seat, view, game, forced = self._begin(state, limits)
+        if forced is not None:
+            return forced
         n = view.players
-        legal = view.legal_moves()
-        if len(legal) == 1:
-            return SearchResult(move=legal[0], value=(1.0 / n,) * n, iterations=0,
-                                seconds=time.perf_counter() - t0)
         iterations, seconds = self._budget(limits)
         d = self.determinizations
         visits: dict[int, int] = {}

@@ -56,6 +56,7 @@ from libc.stdint cimport uint64_t
 
 from catsearch._core.rng cimport Rng, rng_below
 from catsearch._core.state cimport State, Header, NO_SEAT, restart, scores_from, as_view, as_full
+from catsearch._core.observing cimport put_turn
 
 from catsearch._core.game import GameSpec, register
 from catsearch._core.options import Option
@@ -185,9 +186,7 @@ cdef class ToyRPS(State):
         cdef int i, c, o = 0
         if seat < 0:
             seat = 0
-        if d.h.current >= 0:
-            out[(d.h.current - seat + n) % n] = 1.0
-        o += n
+        o = put_turn(out, o, &d.h)
         for i in range(n):
             c = d.choice[(seat + i) % n]
             if c <= self._moves:
