@@ -59,7 +59,7 @@ def _games_in(path):
         return sum(1 for line in f if '"type":"game"' in line)
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("jobs", [pytest.param("1", marks=pytest.mark.slow), "2"])
 def test_ctrl_c_saves_what_is_done_and_the_rerun_resumes(tmp_path, jobs, strip_timings):
     plugin = os.path.join(os.path.dirname(__file__), "plugin_players.py")
     out = str(tmp_path / "int.jsonl")

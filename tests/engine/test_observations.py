@@ -22,7 +22,9 @@ REUSE = "ismcts:iterations=60,seed=1,reuse=true,cutoff=10"
 def test_a_server_plays_whole_games_sending_only_observations(engine, game_id):
     engine.ask(f"setoption name Player value {REUSE}")
     for players in (2, 3):
-        table = Table(catsearch.new_game(game_id, players, seed=40 + players))
+        # The Cat's short game (to 12 points): a whole game in a third of the moves
+        table = Table(catsearch.new_game(game_id, players, seed=40 + players,
+                                         **({"target": 12} if game_id == "the-cat" else {})))
         seat = 1
         first = table.view(seat).to_text()
         observations = []

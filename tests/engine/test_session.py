@@ -176,12 +176,16 @@ def test_other_seats_moves_in_a_view(engine, game_id):
     assert checked >= 6
 
 
+#: The Cat's short game (to 12 points): a whole game in a third of the moves
+SHORT = {"the-cat": {"target": 12}}
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_game_to_the_end_server_sends_only_views(engine, game_id):
     """The server keeps the full state; the engine gets only the view of the seat to move,
     every turn, and plays every seat to the end of the game."""
     for players in (2, 4):
-        full = catsearch.new_game(game_id, players, seed=77 + players)
+        full = catsearch.new_game(game_id, players, seed=77 + players, **SHORT.get(game_id, {}))
         engine.ask("ucinewgame")
         turns = 0
         while not full.is_terminal():
