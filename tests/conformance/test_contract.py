@@ -21,7 +21,12 @@ CASES = ([(g, p, {}) for g in catsearch.GAMES for p in (2, 3, 4)]
 IDS = [f"{g}-{p}p" + "".join(f"-{k}" for k in o) for g, p, o in CASES]
 
 
-@pytest.mark.parametrize("game_id,players,options", CASES, ids=IDS)
+#: 4-player games of the four games in the slow tier (the fast tier: 2 and 3 players)
+FAST_CASES = [pytest.param(g, p, o, marks=pytest.mark.slow)
+              if p == 4 and g in catsearch.GAMES else (g, p, o) for g, p, o in CASES]
+
+
+@pytest.mark.parametrize("game_id,players,options", FAST_CASES, ids=IDS)
 def test_the_game_keeps_the_contract(game_id, players, options):
     report = check_game(game_id, players, seed=11, options=options)
     assert report["states"] >= 9 and report["determinizations"] > 0

@@ -2,7 +2,8 @@
 that follows its observations from its first view always holds exactly the full state's view
 of it, and no observation tells a seat what it cannot know.
 
-The fast tier plays a few games per game and player count; the slow tier hundreds in all.
+The fast tier plays two games per game with 2 and 3 players; the slow tier hundreds in all,
+4 players included.
 """
 import pytest
 
@@ -13,7 +14,8 @@ CASES = [(g, n) for g in catsearch.GAMES for n in (2, 3, 4)]
 IDS = [f"{g}-{n}p" for g, n in CASES]
 
 
-@pytest.mark.parametrize("game_id,players", CASES, ids=IDS)
+@pytest.mark.parametrize("game_id,players", [(g, n) for g, n in CASES if n < 4],
+                         ids=[i for i in IDS if not i.endswith("4p")])
 def test_the_law_of_observations(game_id, players):
     report = check_observations(game_id, players, games=2, seed=5)
     assert report["observations"] == players * report["moves"] > 0

@@ -3,7 +3,7 @@ a seat's observation and information-state tensors have one shape per game and p
 are equal in every state the seat cannot tell apart (determinizations), and the
 information-state tensor tells apart every two information sets met.
 
-The fast tier checks every eighth position of one game per game and player count; the slow
+The fast tier checks every eighth position of one game per game with 2 and 3 players; the slow
 tier every fourth of three more games, with three determinizations each.
 """
 import numpy as np
@@ -16,7 +16,8 @@ CASES = [(g, n) for g in catsearch.GAMES for n in (2, 3, 4)]
 IDS = [f"{g}-{n}p" for g, n in CASES]
 
 
-@pytest.mark.parametrize("game_id,players", CASES, ids=IDS)
+@pytest.mark.parametrize("game_id,players", [(g, n) for g, n in CASES if n < 4],
+                         ids=[i for i in IDS if not i.endswith("4p")])
 def test_the_law_of_tensors(game_id, players):
     report = check_tensors(game_id, players, games=1, seed=3, every=8)
     assert report["tensors"] == 2 * players * report["states"] > 0
