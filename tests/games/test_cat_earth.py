@@ -995,19 +995,15 @@ INFO_PARTS = OBS_PARTS + ["others_cards", "reshuffle_pile", "draws_since_reshuff
 
 
 @pytest.mark.parametrize("players,obs,info", [(2, 240, 291), (3, 294, 370), (4, 348, 449)])
-def test_tensor_layouts(players, obs, info):
+def test_tensor_layouts(players, obs, info, check_tensor_layouts):
     st = catsearch.new_game(GAME, players, seed=1)
     n = players
     want = dict(houses=49 * n, trees=49, cats=49, turn=n, phase=5, played=1, round=1,
                 waiting_cats=1, alive=n, house_counts=n, hand=12, hand_sizes=n, discard=13,
                 deck_size=1, winners=n, others_cards=12 * (n - 1), reshuffle_pile=13,
                 draws_since_reshuffle=13 * n)
-    for kind, names, size in (("observation", OBS_PARTS, obs),
-                              ("information_state", INFO_PARTS, info)):
-        layout = st.tensor_layout(kind)
-        assert [p.name for p in layout] == names
-        assert all(p.stop - p.start == want[p.name] for p in layout)
-        assert st.tensor_shape(kind) == (size,)
+    check_tensor_layouts(st, want, {"observation": OBS_PARTS, "information_state": INFO_PARTS},
+                         {"observation": obs, "information_state": info})
 
 
 def test_tensor_values_in_a_hand_made_position():

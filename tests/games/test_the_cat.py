@@ -721,19 +721,15 @@ INFO_PARTS = OBS_PARTS + ["others_choices", "piles", "known"]
 
 
 @pytest.mark.parametrize("players,obs,info", [(2, 117, 491), (3, 158, 970), (4, 163, 1045)])
-def test_tensor_layouts(players, obs, info):
+def test_tensor_layouts(players, obs, info, check_tensor_layouts):
     st = catsearch.new_game(GAME, players, seed=1)
     n, npiles, moods = players, (3 if players == 4 else 4), (9 if players == 2 else 13)
     want = dict(turn=n, priority=n, chosen=n, own_choice=22, held=n * npiles,
                 centre=4 * moods, hand=4 * moods, scores=n, round=1, round_tick=1,
                 short_game=1, phase=2, stop_caller=n, others_choices=(n - 1) * 22,
                 piles=n * npiles * 4 * moods, known=n * npiles * 4 * n)
-    for kind, names, size in (("observation", OBS_PARTS, obs),
-                              ("information_state", INFO_PARTS, info)):
-        layout = st.tensor_layout(kind)
-        assert [p.name for p in layout] == names
-        assert all(p.stop - p.start == want[p.name] for p in layout)
-        assert st.tensor_shape(kind) == (size,)
+    check_tensor_layouts(st, want, {"observation": OBS_PARTS, "information_state": INFO_PARTS},
+                         {"observation": obs, "information_state": info})
 
 
 # round 2, tick 5 (seat 1 has priority), the round's third tick: seat 0 holds pile 0 (1119)
