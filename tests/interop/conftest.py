@@ -48,21 +48,6 @@ def played():
     return random_state_at
 
 
-def has_tensors(game_id: str, players: int = 2) -> bool:
-    import catsearch
-    try:
-        catsearch.new_game(game_id, players, 0).tensor_shape("observation")
-    except NotImplementedError:
-        return False
-    return True
-
-
-def need_tensors(game_id: str, players: int = 2) -> None:
-    """Skip a test on a game whose tensors are not implemented yet."""
-    if not has_tensors(game_id, players):
-        pytest.skip(f"{game_id} has no tensors yet (State.tensor_c not implemented)")
-
-
 def random_state_at(game_id: str, players: int, seed: int, plies: int, **options):
     """A full catsearch state after ``plies`` random moves (fewer if the game ends)."""
     import random
@@ -75,9 +60,3 @@ def random_state_at(game_id: str, players: int, seed: int, plies: int, **options
             break
         st.apply(r.choice(st.legal_moves()))
     return st
-
-
-@pytest.fixture
-def tensors():
-    """``tensors(game_id, players)``: skip unless the game has tensors."""
-    return need_tensors

@@ -169,7 +169,7 @@ def test_bad_names_and_parameters(cio):
         cio.from_catsearch("players=2")
 
 
-def test_observers(cio, tensors):
+def test_observers(cio):
     import pyspiel
     game = cio.load_game("herding-cats", players=3)
     st = _dealt(game)
@@ -193,7 +193,6 @@ def test_observers(cio, tensors):
             private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER))
     pre = game.new_initial_state()
     assert pre.information_state_string(1) == "dealing 0/8"
-    tensors("herding-cats", 3)
     assert game.get_type().provides_observation_tensor
     assert game.observation_tensor_shape() == list(cs.tensor_shape("observation"))
     assert game.information_state_tensor_shape() == list(cs.tensor_shape("information_state"))

@@ -18,9 +18,8 @@ CYCLES = {"the-cat": 300}
 
 
 @pytest.mark.parametrize("game_id,players", CASES, ids=IDS)
-def test_api_test_and_seed_test(cpz, tensors, game_id, players):
+def test_api_test_and_seed_test(cpz, game_id, players):
     from pettingzoo.test import api_test, seed_test
-    tensors(game_id, players)
     cycles = CYCLES.get(game_id, 1000)
     with warnings.catch_warnings():
         # the dict observation (observation + action_mask) draws PettingZoo's generic
@@ -31,8 +30,7 @@ def test_api_test_and_seed_test(cpz, tensors, game_id, players):
 
 
 @pytest.mark.parametrize("game_id", catsearch.GAMES)
-def test_spaces_seed_and_observations(cpz, tensors, game_id):
-    tensors(game_id, 3)
+def test_spaces_seed_and_observations(cpz, game_id):
     e = cpz.env(game_id, players=3)
     e.reset(seed=77)
     st = catsearch.new_game(game_id, 3, 77)
@@ -51,8 +49,7 @@ def test_spaces_seed_and_observations(cpz, tensors, game_id):
         assert list(np.flatnonzero(obs["action_mask"])) == legal
 
 
-def test_a_whole_game_and_its_rewards(cpz, tensors):
-    tensors("herding-cats", 2)
+def test_a_whole_game_and_its_rewards(cpz):
     e = cpz.env("herding-cats", players=2)
     e.reset(seed=3)
     st = catsearch.new_game("herding-cats", 2, 3)
@@ -70,8 +67,7 @@ def test_a_whole_game_and_its_rewards(cpz, tensors):
     assert [total[a] for a in e.possible_agents] == st.returns()
 
 
-def test_an_illegal_move_ends_the_game_for_its_agent(cpz, tensors):
-    tensors("herding-cats", 2)
+def test_an_illegal_move_ends_the_game_for_its_agent(cpz):
     e = cpz.env("herding-cats", players=2)
     e.reset(seed=3)
     obs = e.observe(e.agent_selection)
@@ -84,10 +80,9 @@ def test_an_illegal_move_ends_the_game_for_its_agent(cpz, tensors):
 
 
 @pytest.mark.parametrize("game_id,players", [(g, n) for g in catsearch.GAMES for n in (2, 3)])
-def test_no_peeking(cpz, tensors, game_id, players, played):
+def test_no_peeking(cpz, game_id, players, played):
     """An agent's observation and the ansi render of its turn are the same in every state its
     seat cannot tell apart."""
-    tensors(game_id, players)
     e = cpz.env(game_id, players=players, render_mode="ansi")
     e.reset(seed=1)
     raw = e.unwrapped
@@ -107,8 +102,7 @@ def test_no_peeking(cpz, tensors, game_id, players, played):
             assert cs.view_text(seat) in seen[0][2]
 
 
-def test_render(cpz, tensors):
-    tensors("herding-cats", 2)
+def test_render(cpz):
     e = cpz.env("herding-cats", players=2, render_mode="ansi")
     e.reset(seed=5)
     st = catsearch.new_game("herding-cats", 2, 5)
@@ -141,8 +135,7 @@ def test_bad_input(cpz):
         cpz.PlayerPolicy("ismcts")
 
 
-def test_seed_is_the_deal_seed(cpz, tensors):
-    tensors("cat-cards", 2)
+def test_seed_is_the_deal_seed(cpz):
     e = cpz.env("cat-cards", players=2)
     e.reset(seed=2**64 - 1)
     assert e.unwrapped.state_ == catsearch.new_game("cat-cards", 2, 2**64 - 1)
@@ -152,9 +145,8 @@ def test_seed_is_the_deal_seed(cpz, tensors):
     e.reset(seed=None)
 
 
-def test_a_catsearch_player_as_a_policy(cpz, tensors):
+def test_a_catsearch_player_as_a_policy(cpz):
     """The docs' example (docs/interop.rst): an ISMCTS player against random, on the env."""
-    tensors("herding-cats", 2)
     from catsearch import make_player
     from catsearch.interop.pettingzoo import PlayerPolicy, env
 
