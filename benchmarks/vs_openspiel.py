@@ -33,7 +33,6 @@ import random
 import sys
 import time
 
-import catsearch
 from catsearch.arena.stats import wilson_interval
 from catsearch.search import make_player
 

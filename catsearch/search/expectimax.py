@@ -150,16 +150,14 @@ class Expectimax(Player):
                                 iterations=r["iterations"], seconds=time.perf_counter() - t0,
                                 nodes=r["total_nodes"], depth=r["depth"])
 
-        callback = None
-        if info is not None:
-            def callback(r):
-                info(to_result(r))
+        def callback(r):
+            info(to_result(r))
 
         r = _deepen(self._core, view, seat=seat, vector=vector,
                     pruning=PRUNINGS[self.pruning], max_chance=self.max_chance,
                     sample=self.chance == "sample", seed=seed, max_depth=depth or MAX_DEPTH,
                     node_limit=nodes or 0, seconds=seconds or 0.0, playouts=self.playouts,
-                    info=callback)
+                    info=None if info is None else callback)
         return to_result(r)
 
     @staticmethod

@@ -2,7 +2,6 @@
 a pure-Python reference model of the rules that the engine must match along random games."""
 import collections
 import itertools
-import pathlib
 import random
 
 import pytest
@@ -402,7 +401,6 @@ def test_deck_exhaustion_final_turn_forming_a_fifth_set_ends_nothing_early():
 # -- scoring --------------------------------------------------------------------------------
 
 def terminal(hands, sets, deck="rest", values=None):
-    players = len(hands)
     return position(hands, sets=sets, deck=deck, turn="-", step="-", values=values)
 
 

@@ -6,7 +6,6 @@ Boards are written rank 7 first, files a to g: ``.`` empty, a digit a house of t
 """
 import collections
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest

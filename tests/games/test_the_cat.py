@@ -3,7 +3,6 @@ mostly on explicit positions written in the notation, plus knowledge, views, det
 chance in views, notation and perft."""
 import collections
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
