@@ -84,3 +84,29 @@ def play_random_games(State template, long long games, uint64_t seed):
     finally:
         free(buf)
     return moves, time.perf_counter() - t0
+
+
+def play_random_from(State view, int seat, long long games, uint64_t seed):
+    """Play ``games`` uniformly random games from ``view``, each from a fresh determinization
+    for ``seat`` (what one ISMCTS iteration does besides walking its tree: the yardstick of
+    the search's overhead, ``benchmarks/search_overhead.py``).
+
+    :returns: ``(moves, seconds)``.
+    """
+    cdef State st = view.clone_c()
+    cdef int* buf = <int*>malloc(sizeof(int) * (st.num_distinct_moves_c() + 1))
+    cdef Rng rng
+    cdef long long g, moves = 0
+    if buf == NULL:
+        raise MemoryError()
+    rng_seed(&rng, seed)
+    t0 = time.perf_counter()
+    try:
+        with nogil:
+            for g in range(games):
+                copy_state(st, view)
+                st.determinize_c(seat, &rng)
+                moves += random_playout(st, &rng, buf)
+    finally:
+        free(buf)
+    return moves, time.perf_counter() - t0

@@ -91,6 +91,11 @@ cdef inline uint64_t hash_c(State s) noexcept nogil:
 cdef void copy_state(State dst, State src) noexcept nogil
 
 
+cdef inline int next_seat(int p, int n) noexcept nogil:
+    """The seat after ``p`` of ``n``, in turn order (no division: this runs every move)."""
+    return p + 1 if p + 1 < n else 0
+
+
 # -- the header's bookkeeping, for the games -------------------------------------------------
 
 cdef inline void restart(State st, uint64_t seed) noexcept nogil:

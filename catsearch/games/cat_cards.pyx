@@ -28,7 +28,8 @@ from libc.string cimport memset, memcpy
 from libc.math cimport exp
 
 from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
-from catsearch._core.state cimport State, Header, NO_SEAT, restart, scores_from, as_view, as_full
+from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, as_view, as_full,
+                                    next_seat)
 from catsearch._core.observing cimport put_turn
 from catsearch._core.zobrist cimport count_up, count_down, count_key, set_turn, turn_key
 from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
@@ -275,7 +276,7 @@ cdef void end_final_turn(CCData* d, int p) noexcept nogil:
         d.h.terminal = 1
     else:
         set_step(d, STEP_FINAL, d.finals - 1)
-        set_turn(&d.h, Z_TURN, (p + 1) % d.h.players)
+        set_turn(&d.h, Z_TURN, next_seat(p, d.h.players))
 
 cdef void take_pile(CCData* d, int p, int k) noexcept nogil:
     """Pick up pile k (its cards join p's hand, publicly); refill it from the deck."""
@@ -723,7 +724,7 @@ cdef class CatCards(State):
             set_step(d, STEP_ACT, 0)
         elif m < M_PASS:
             take_pile(d, p, m - M_TAKE)
-            start_turn(d, (p + 1) % d.h.players)
+            start_turn(d, next_seat(p, d.h.players))
         elif m == M_PASS:
             end_final_turn(d, p)
         else:
@@ -733,9 +734,9 @@ cdef class CatCards(State):
             elif d.nsets[p] >= CC_MAX_SETS:
                 # the fifth set: each other seat gets one final turn, in seat order
                 set_step(d, STEP_FINAL, d.h.players - 1)
-                set_turn(&d.h, Z_TURN, (p + 1) % d.h.players)
+                set_turn(&d.h, Z_TURN, next_seat(p, d.h.players))
             else:
-                start_turn(d, (p + 1) % d.h.players)
+                start_turn(d, next_seat(p, d.h.players))
 
     cdef uint64_t compute_hash_c(self) noexcept nogil:
         cdef CCData* d = &self.d

@@ -43,7 +43,7 @@ from libc.string cimport memset, memcpy
 from catsearch._core.rng cimport (Rng, Pick, pick_start, pick_offer, rng_below, rng_shuffle_u8,
                                   fill_tables)
 from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
-                                    as_full, share_returns)
+                                    as_full, share_returns, next_seat)
 from catsearch._core.observing cimport put_turn
 from catsearch._core.zobrist cimport count_up, count_down, count_key, set_value, set_turn, turn_key
 from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
@@ -496,8 +496,8 @@ cdef void next_turn(CEData* d, int p) noexcept nogil:
     """Seat p's turn is over: the next seat still in takes its turn (a new round when the
     order wraps; after round 100 the most houses win)."""
     cdef int i, q = p, n = d.h.players, best = -1, w = 0
-    for i in range(1, n + 1):
-        q = (p + i) % n
+    for i in range(n):
+        q = next_seat(q, n)
         if d.alive >> q & 1:
             break
     if q <= p:

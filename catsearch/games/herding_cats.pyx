@@ -28,7 +28,8 @@ from libc.string cimport memset, memcpy
 from libc.math cimport exp, sqrt
 
 from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
-from catsearch._core.state cimport State, Header, NO_SEAT, restart, scores_from, normalize, as_full
+from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
+                                    as_full, next_seat)
 from catsearch._core.observing cimport put_turn
 from catsearch._core.zobrist cimport count_up, count_down, count_key, set_turn, turn_key
 from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
@@ -151,7 +152,7 @@ cdef void stampede(HCData* d, int p) noexcept nogil:
 
 cdef void end_turn(HCData* d, int p) noexcept nogil:
     """Draw back up (if the deck has cards), then pass to the next seat holding cards."""
-    cdef int i, q, n = d.h.players
+    cdef int i, q = p, n = d.h.players
     cdef int card
     if d.deck_top < d.deck_len:
         card = d.deck[d.deck_top]
@@ -159,8 +160,8 @@ cdef void end_turn(HCData* d, int p) noexcept nogil:
         d.deck_top += 1
         hand_add(d, p, card)
     d.h.ply += 1
-    for i in range(1, n + 1):
-        q = (p + i) % n
+    for i in range(n):
+        q = next_seat(q, n)
         if d.hand_size[q] > 0:
             set_turn(&d.h, Z_TURN, q)
             return

@@ -46,6 +46,13 @@ def monotonic() -> float:
     return now_c()
 
 
+cdef inline int next_relayout(int size) noexcept nogil:
+    """The arena size of the relayout after one at ``size`` nodes (see TreeCore.relayout)."""
+    if size < RELAYOUT_START:
+        return RELAYOUT_START
+    return size + size // 4 if size < (1 << 29) else 0x7FFFFFFF
+
+
 cdef int copy_tree(Arena* src, int root, Arena* dst) noexcept nogil:
     """Copy the subtree of ``src`` under ``root`` into ``dst`` (breadth first, children in
     their order); return the new root, or NO_NODE when memory runs out."""
@@ -140,7 +147,42 @@ cdef class TreeCore:
         self.gen = 0
         for i in range(ntrees):
             self.roots[i] = arena_add(&self.arena, -1, -1)
+        self.relayout_at = RELAYOUT_START
         self.reset_counters()
+
+    cdef int relayout(self) noexcept nogil:
+        """Copy the trees into a fresh arena breadth first, so that every node's children sit
+        side by side and the nodes near the roots (visited by every iteration) share a few
+        pages: selection walks sibling lists, which a growing tree otherwise scatters across
+        the whole arena (a cache miss per child). The copy keeps every node and the order of
+        children, so the search goes on exactly as before, only faster; ``run_c`` calls it
+        each time the arena doubles from ``RELAYOUT_START`` nodes (a copy of ``n`` nodes every
+        ``n`` new nodes: about two copies per node in all). Returns 0 (and changes nothing)
+        when memory runs out."""
+        cdef Arena fresh
+        cdef int q, ok = 1
+        cdef int* roots = <int*>malloc(sizeof(int) * self.ntrees)
+        if roots == NULL:
+            return 0
+        if not arena_init(&fresh, self.arena.cap):
+            free(roots)
+            return 0
+        for q in range(self.ntrees):
+            roots[q] = NO_NODE
+            if self.roots[q] != NO_NODE:
+                roots[q] = copy_tree(&self.arena, self.roots[q], &fresh)
+                ok = ok and roots[q] != NO_NODE
+        # every node copied: none lost to memory, none outside the live trees
+        if ok and fresh.size == self.arena.size:
+            for q in range(self.ntrees):
+                self.roots[q] = roots[q]
+            arena_free(&self.arena)
+            self.arena = fresh
+        else:
+            ok = 0
+            arena_free(&fresh)
+        free(roots)
+        return ok
 
     def reset_counters(self):
         """Zero the per-search counters (iterations, root value, depth, stop flag)."""
@@ -261,6 +303,8 @@ cdef class TreeCore:
         ch = nodes[node].child
         while ch != NO_NODE:
             nd = &nodes[ch]
+            if ch + 8 < self.arena.size:    # siblings lie side by side (relayout): load
+                prefetch(nd + 8)            # the ones after next while scoring this one
             m = nd.move
             if 0 <= m < self.ndm and self.stamp[m] == g:
                 self.stamp[m] = g + 1
@@ -297,6 +341,7 @@ cdef class TreeCore:
                 return self.expand(node, m, player, depth, reserve, expanded)
         expanded[0] = 0
         out_move[0] = nodes[best].move
+        prefetch_children(&self.arena, best)
         return best
 
     cdef void playout(self, State st, double* r) noexcept nogil:
@@ -358,6 +403,9 @@ cdef class TreeCore:
                 break
             if stall and self.idle >= STALL_MIN and self.idle >= self.arena.size:
                 break           # the same test as the property stalled
+            if self.arena.size >= self.relayout_at:
+                self.relayout()
+                self.relayout_at = next_relayout(self.arena.size)
             size = self.arena.size
             if not self.iterate():
                 break
@@ -501,6 +549,7 @@ cdef class TreeCore:
             self.roots[q] = r
         arena_free(&self.arena)
         self.arena = fresh
+        self.relayout_at = next_relayout(fresh.size)
 
     def rebase(self, State view, uint64_t seed):
         """Search from ``view`` next, keeping the trees under their current roots."""
