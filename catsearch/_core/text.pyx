@@ -14,7 +14,19 @@ from libc.string cimport memcmp
 from cpython.unicode cimport PyUnicode_FromStringAndSize
 from catsearch._core.state cimport State, Header, header, NO_SEAT
 
-from catsearch._core.notation import Fields, rng_text, check_card_counts
+from catsearch._core.notation import Field, Fields, rng_text, check_card_counts
+
+
+cdef bint _FAST = True
+
+
+def use_fast_reader(bint on):
+    """Read through the typed fast path (the default) or only through the precise reader
+    (``notation.Fields``): for the tests that compare the two; returns the previous setting."""
+    global _FAST
+    old = _FAST
+    _FAST = on
+    return old
 
 
 cdef dict _SPECS = {}      # class -> (keys, index, optional flags, notation kinds, key bytes)
@@ -53,7 +65,7 @@ cdef class TextFields:
             self.vstart[k] = -1
             self.vend[k] = -1
         self.fast = 0
-        if not isinstance(text, str) or not (<str>text).isascii():
+        if not _FAST or not isinstance(text, str) or not (<str>text).isascii():
             self.slow()
             return
         self._bytes = (<str>text).encode("ascii")
@@ -96,8 +108,15 @@ cdef class TextFields:
 
     cdef object slow(self):
         """The precise reader of the same text (raises here if the line does not split)."""
+        cdef int k
         if self._slow is None:
             self._slow = Fields(self.text, self._req, self._opt)
+            if not self.fast:       # the columns, for the games' typed reads (in characters)
+                for key, k in self._index.items():
+                    if key in self._slow:
+                        fld = self._slow[key]
+                        self.vstart[k] = fld.pos
+                        self.vend[k] = fld.pos + len(fld.value)
         return self._slow
 
     cdef int key(self, str key) except -1:
@@ -114,7 +133,6 @@ cdef class TextFields:
     def __getitem__(self, key):
         if not self.fast:
             return self.slow()[key]
-        from catsearch._core.notation import Field
         k = self._index[key]
         if self.vstart[k] < 0:
             raise KeyError(key)
@@ -279,6 +297,24 @@ cdef class TextFields:
         return len(cards)
 
     def cards(self, key, text, offset, letters, counts, unknown=True, describe=""):
+        cdef unsigned char buf[256]
+        cdef int cnt[64]
+        cdef int start, end, k, i, t, ntypes = len(letters)
+        if self.fast and ntypes <= 64 and len(text) <= 256:
+            start = self.vstart[<int>self._index[key]] + offset
+            end = start + len(text)
+            if end <= self.vend[<int>self._index[key]] and self.text[start:end] == text:
+                table = _TABLES.get(letters)
+                if table is None:
+                    table = _TABLES[letters] = _table_bytes(letters)
+                for t in range(ntypes):
+                    cnt[t] = 0
+                k = self.cards_c(key, start, end, <const signed char*><const char*>table, letters,
+                                 cnt, unknown, describe, buf, 256)
+                for t in range(ntypes):
+                    if cnt[t]:
+                        counts[t] += cnt[t]
+                return [buf[i] for i in range(k)]
         return self.slow().cards(key, text, offset, letters, counts, unknown, describe)
 
     def rng(self, key="rng"):
@@ -303,6 +339,15 @@ cdef class TextFields:
                 else:
                     return v
         return self.slow().rng(key)
+
+
+cdef dict _TABLES = {}      # letters -> card_table(letters) as bytes
+
+
+cdef bytes _table_bytes(str letters):
+    cdef signed char table[128]
+    card_table(letters, table)
+    return (<char*>table)[:128]
 
 
 cdef void card_table(str letters, signed char* table):
