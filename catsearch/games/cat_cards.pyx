@@ -40,6 +40,9 @@ from collections.abc import Mapping
 
 from catsearch._core.game import GameSpec, register
 from catsearch._core.notation import check_card_counts
+from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
+                                   put_c, put_s, put_int, put_turn_or_dash, put_counted,
+                                   put_run, dash_if_empty)
 from catsearch._core.options import Option, as_int, check_int
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
@@ -1386,7 +1389,74 @@ cdef class CatCards(State):
 
 
 
+    def _write_text(self):
+        return write_text(self, _put_field)
+
+
 register(CatCards)
+
+
+cdef bytes _LETTERS_B = LETTERS.encode("ascii")
+cdef const char* _LETTERS = _LETTERS_B
+
+
+cdef int _put_field(State st, TextOut* o, int j) except -1:
+    """The value of notation field ``j`` (``SPEC.notation[j]``)."""
+    cdef CCData* d = &(<CatCards>st).d
+    cdef int p, k, t, c, mark, n = d.h.players
+    if j == 1:                                  # turn
+        put_turn_or_dash(o, d.h.current)
+    elif j == 2:                                # step
+        put_s(o, (b"-", b"1", b"2", b"final")[d.step])
+    elif j == 3:
+        put_int(o, d.finals)
+    elif j == 4:                                # revealed
+        if d.revealed < 0:
+            put_c(o, c'-')
+        else:
+            put_c(o, _LETTERS[d.revealed])
+    elif j == 5:                                # piles
+        for k in range(CC_PILES):
+            if k:
+                put_c(o, c',')
+            mark = o.n
+            put_run(o, d.pile[k], d.pile_n[k], _LETTERS)
+            dash_if_empty(o, mark)
+    elif j == 6:                                # hands: public:private
+        for p in range(n):
+            if p:
+                put_c(o, c'/')
+            mark = o.n
+            for t in range(CC_TYPES):
+                for c in range(d.hand[p][t] - d.priv[p][t]):
+                    put_c(o, _LETTERS[t])
+            dash_if_empty(o, mark)
+            put_c(o, c':')
+            mark = o.n
+            put_counted(o, d.priv[p], 20, _LETTERS)
+            dash_if_empty(o, mark)
+    elif j == 7:                                # deck, top first
+        mark = o.n
+        put_run(o, d.deck + d.deck_top, CC_CARDS - d.deck_top, _LETTERS)
+        dash_if_empty(o, mark)
+    elif j == 8:                                # sets
+        for p in range(n):
+            if p:
+                put_c(o, c'/')
+            mark = o.n
+            for k in range(d.nsets[p]):
+                if k:
+                    put_c(o, c',')
+                put_run(o, SET_CARDS[d.sets[p][k]], 5, _LETTERS)
+            dash_if_empty(o, mark)
+    elif j == 9:                                # values
+        for k, v in enumerate((d.val[1], d.val[3], d.val[7], d.val[SPHYNX], d.val[SIAMESE])):
+            if k:
+                put_c(o, c',')
+            put_int(o, v)
+    else:
+        raise ValueError(f"no notation field {j}")
+    return 1
 
 
 cdef bint needs_chance(CCData* d) noexcept nogil:

@@ -52,6 +52,9 @@ from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_co
 
 from catsearch._core.game import GameSpec, register
 from catsearch._core.notation import check_card_counts
+from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
+                                   put_c, put_s, put_int, put_turn_or_dash, put_counted,
+                                   put_run, dash_if_empty)
 from catsearch._core.options import Option
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
@@ -1507,17 +1510,19 @@ cdef class CatEarth(State):
 
         # the board
         bf = f["board"]
-        rows = bf.value.split("/")
-        if len(rows) != 7:
+        ntrees = _board_fast(f, d, n)
+        rows = bf.value.split("/") if ntrees < 0 else ()
+        if ntrees < 0 and len(rows) != 7:
             raise f.error(bf, f"expected 7 ranks (7 to 1) separated by /, got {len(rows)}")
         off = 0
-        ntrees = 0
+        if ntrees < 0:
+            ntrees = 0
+        valid = "." + "0123"[:n] + "TC"
         for ri, row in enumerate(rows):
             if len(row) != 7:
                 raise f.error(bf, f"rank {7 - ri} needs 7 squares (a to g), got {len(row)}", off,
                               len(row) or 1)
             for fi, ch in enumerate(row):
-                valid = "." + "0123"[:n] + "TC"
                 if ch not in valid:
                     raise f.error(bf, f"{ch!r} is not a square; squares are {' '.join(valid)}",
                                   off + fi, 1)
@@ -1733,7 +1738,119 @@ cdef class CatEarth(State):
                           f"has seen all but {total} of it")
 
 
+    def _write_text(self):
+        return write_text(self, _put_field)
+
+
 register(CatEarth)
+
+
+cdef int _board_fast(TextFields f, CEData* d, int n) except -2:
+    """The ``board`` field read in C where it is well formed (7 ranks of 7 valid squares, at
+    most 4 cats): return the number of trees; else -1 (nothing written), and ``_read``
+    reads it the precise way."""
+    cdef int k = f.key("board"), a, ri, fi, c, v, sq, ntrees = 0, ncats = 0
+    if not f.fast:
+        return -1
+    a = f.vstart[k]
+    if f.vend[k] - a != 55:
+        return -1
+    for ri in range(7):
+        if ri and f.s[a + ri * 8 - 1] != c'/':
+            return -1
+        for fi in range(7):
+            v = _SQUARE[f.s[a + ri * 8 + fi] & 0x7f]
+            if v < 0 or (1 <= v <= 4 and v > n):
+                return -1
+            if v == CAT:
+                ncats += 1
+    if ncats > 4:
+        return -1
+    for ri in range(7):
+        for fi in range(7):
+            v = _SQUARE[f.s[a + ri * 8 + fi]]
+            sq = (6 - ri) * 7 + fi
+            d.board[sq] = v
+            if is_house(v):
+                d.houses[v - 1] += 1
+            elif v == TREE:
+                ntrees += 1
+            elif v == CAT:
+                d.cat_sq[d.ncats] = sq
+                d.ncats += 1
+    return ntrees
+
+
+cdef signed char _SQUARE[128]
+card_table(BOARD_CHARS + "!", _SQUARE)
+
+
+cdef bytes _CARDS_B = CARD_CHARS.encode("ascii")
+cdef const char* _CARDS = _CARDS_B
+cdef bytes _BOARD_B = BOARD_CHARS.encode("ascii")
+cdef const char* _BOARD = _BOARD_B
+cdef tuple _PHASES_B = tuple(ph.encode("ascii") for ph in PHASES)
+
+
+cdef int _put_field(State st, TextOut* o, int j) except -1:
+    """The value of notation field ``j`` (``SPEC.notation[j]``)."""
+    cdef CEData* d = &(<CatEarth>st).d
+    cdef int p, r, f, mark, first
+    if j == 1:                                  # phase
+        put_s(o, <bytes>_PHASES_B[d.phase])
+    elif j == 2:                                # turn
+        put_turn_or_dash(o, d.h.current)
+    elif j == 3:
+        put_int(o, d.round)
+    elif j == 4:
+        put_int(o, d.played)
+    elif j == 5:
+        put_int(o, d.pending)
+    elif j == 6:                                # board, rank 7 first
+        for r in range(6, -1, -1):
+            if r != 6:
+                put_c(o, c'/')
+            for f in range(7):
+                put_c(o, _BOARD[d.board[r * 7 + f]])
+    elif j == 7 or j == 14:                     # hands, fresh
+        if j == 14 and not d.pile_total:
+            return 0
+        for p in range(d.h.players):
+            if p:
+                put_c(o, c'/')
+            mark = o.n
+            put_counted(o, <unsigned char*>d.hand[p] if j == 7 else <unsigned char*>d.fresh[p],
+                        CE_UNK + 1, _CARDS)
+            dash_if_empty(o, mark)
+    elif j == 8:                                # deck, top first
+        mark = o.n
+        put_run(o, d.deck + d.deck_top, CE_CARDS - d.deck_top, _CARDS)
+        dash_if_empty(o, mark)
+    elif j == 9:
+        mark = o.n
+        put_counted(o, d.discard, CE_UNK + 1, _CARDS)
+        dash_if_empty(o, mark)
+    elif j == 10:                               # winners
+        first = 1
+        for p in range(d.h.players):
+            if d.winners >> p & 1:
+                if not first:
+                    put_c(o, c',')
+                put_int(o, p)
+                first = 0
+        if first:
+            put_c(o, c'-')
+    elif j == 12:                               # setup
+        if not d.setup_random:
+            return 0
+        put_s(o, b"random")
+    elif j == 13:                               # pile
+        if not d.pile_total:
+            return 0
+        put_counted(o, d.pile, CE_UNK + 1, _CARDS)
+    else:
+        raise ValueError(f"no notation field {j}")
+    return 1
 
 # <move>, then !<cards> (hands put out, face up), then +<seat><cards> per seat that drew
 _OBSERVATION = re.compile(r"([A-Za-z0-9:\-]+)(![1-9TNS]+)?((?:\+[0-3][1-9TNS?]+)*)")

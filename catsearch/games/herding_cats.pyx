@@ -36,7 +36,9 @@ from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_co
                                     redeal_hands, redeal_run, card_in, card_out, hide_cards)
 
 from catsearch._core.game import GameSpec, register
-from catsearch._core.notation import check_card_counts
+from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
+                                   put_c, put_int, put_turn_or_dash, put_counted, put_run,
+                                   dash_if_empty)
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 LETTERS = "opbgOPBGSW?"
@@ -682,27 +684,40 @@ cdef class HerdingCats(State):
             lines.append(f"{mark} seat {p}   {hand:<8} herds won: {d.won[p]}")
         return "\n".join(lines)
 
-    def _read(self, f):
+    def _read(self, TextFields f):
         cdef HCData* d = &self.d
         cdef int n = d.h.players
-        counts = [0] * 11
-        for p, (part, off) in enumerate(f.parts("hands", n, "/", "hands")):
-            hand = f.cards("hands", part, off, LETTERS, counts)
-            if len(hand) > HC_HAND:
-                raise f.error(f["hands"], f"seat {p} holds {len(hand)} cards; a hand has at most 3",
-                              off, len(part))
-            for t in hand:
-                d.hand[p][t] += 1
-            d.hand_size[p] = len(hand)
-        deck = f.cards("deck", f["deck"].value, 0, LETTERS, counts)
-        if len(deck) > HC_CARDS - n * HC_HAND:
-            raise f.error(f["deck"], f"{len(deck)} cards is more than a deck can hold")
+        cdef int counts[11]
+        cdef int starts[64]
+        cdef int ends[64]
+        cdef unsigned char cards[64]
+        cdef int won[4]
+        cdef int p, k, m, i, c, ncat, nw, off, nwon, a
+        memset(counts, 0, sizeof(counts))
+        m = f.split_c("hands", n, c'/', "hands", starts, ends, 64)
+        a = f.vstart[f.key("hands")]
+        for p in range(m):
+            k = f.cards_c("hands", starts[p], ends[p], _TABLE, LETTERS, counts, True, "", cards, 64)
+            if k > HC_HAND:
+                raise f.error(f["hands"], f"seat {p} holds {k} cards; a hand has at most 3",
+                              starts[p] - a, ends[p] - starts[p])
+            for i in range(k):
+                d.hand[p][cards[i]] += 1
+            d.hand_size[p] = k
+        a = f.key("deck")
+        k = f.cards_c("deck", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, True, "", cards, 64)
+        if k > HC_CARDS - n * HC_HAND:
+            raise f.error(f["deck"], f"{k} cards is more than a deck can hold")
         d.deck_len = HC_CARDS
-        d.deck_top = HC_CARDS - len(deck)
-        for i, t in enumerate(deck):
-            d.deck[d.deck_top + i] = t
-        if f["herds"].value != "-":
-            for part, off in f.parts("herds", None, ",", "herds"):
+        d.deck_top = HC_CARDS - k
+        for i in range(k):
+            d.deck[d.deck_top + i] = cards[i]
+        if not f.is_("herds", b"-"):
+            m = f.split_c("herds", -1, c',', "herds", starts, ends, 64)
+            a = f.vstart[f.key("herds")]
+            for k in range(m):
+                off = starts[k] - a
+                part = f.text[starts[k]:ends[k]]
                 if len(part) == 0 or part[0] not in "OPBG":
                     raise f.error(f["herds"], "a herd starts with its cowdog (O P B G)",
                                   off, len(part) or 1)
@@ -718,37 +733,109 @@ cdef class HerdingCats(State):
                                   off, len(part))
                 if d.nherds == HC_MAX_HERDS:
                     raise f.error(f["herds"], "more herds than cowdogs", off, len(part))
-                k = d.nherds
-                d.herd_col[k], d.herd_cats[k], d.herd_wcl[k] = c, ncat, nw
+                i = d.nherds
+                d.herd_col[i], d.herd_cats[i], d.herd_wcl[i] = c, ncat, nw
                 d.nherds += 1
                 counts[DOG + c] += 1
                 counts[c] += ncat
                 counts[WCL] += nw
-        for t in f.cards("discard", f["discard"].value, 0, LETTERS, counts, False):
-            d.discard[t] += 1
-        for t in f.cards("out", f["out"].value, 0, LETTERS, counts, False):
-            d.out[t] += 1
-        won = f.int_list("won", n, 0, 15)
+        a = f.key("discard")
+        k = f.cards_c("discard", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, False, "", cards, 64)
+        for i in range(min(k, 64)):
+            d.discard[cards[i]] += 1
+        a = f.key("out")
+        k = f.cards_c("out", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, False, "", cards, 64)
+        for i in range(min(k, 64)):
+            d.out[cards[i]] += 1
+        f.ints_c("won", n, 0, 15, won)
+        nwon = 0
         for p in range(n):
             d.won[p] = won[p]
+            nwon += won[p]
         text = f.text
-        check_card_counts(text, counts, COMP, CARD_NAMES, SPEC.name, d.h.view_seat >= 0)
-        if sum(d.out[DOG:DOG + 4]) != sum(won) or sum(d.out[t] for t in range(HC_TYPES)) != 4 * sum(won):
-            raise NotationError(f"out holds the cards of {sum(won)} collected herds: 4 each, one a cowdog",
+        check_counts(text, counts, COMP, 10, CARD_NAMES, SPEC.name, d.h.view_seat >= 0)
+        c = 0
+        k = 0
+        for i in range(HC_TYPES):
+            k += d.out[i]
+            if DOG <= i < DOG + 4:
+                c += d.out[i]
+        if c != nwon or k != 4 * nwon:
+            raise NotationError(f"out holds the cards of {nwon} collected herds: 4 each, one a cowdog",
                                 text)
-        if d.deck_top < d.deck_len and any(d.hand_size[p] != HC_HAND for p in range(n)):
+        c = 1                   # every hand holds 3 / every hand is empty
+        k = 1
+        for p in range(n):
+            c = c and d.hand_size[p] == HC_HAND
+            k = k and d.hand_size[p] == 0
+        if d.deck_top < d.deck_len and not c:
             raise NotationError("while the deck has cards every hand holds 3", text)
-        terminal = d.deck_top == d.deck_len and all(d.hand_size[p] == 0 for p in range(n))
-        if terminal:
-            if f["turn"].value != "-":
+        if d.deck_top == d.deck_len and k:
+            if not f.is_("turn", b"-"):
                 raise f.error(f["turn"], "the game is over (deck and hands empty): turn must be -")
             d.h.terminal = 1
             d.h.current = NO_SEAT
         else:
-            cur = f.int("turn", 0, n - 1)
+            cur = f.int_c("turn", 0, n - 1)
             if d.hand_size[cur] == 0:
                 raise f.error(f["turn"], f"seat {cur} holds no cards and cannot be the seat to move")
             d.h.current = cur
+
+    def _write_text(self):
+        return write_text(self, _put_field)
+
+
+cdef signed char _TABLE[128]
+card_table(LETTERS, _TABLE)
+
+
+cdef int _put_field(State st, TextOut* o, int j) except -1:
+    """The value of notation field ``j`` (``SPEC.notation[j]``)."""
+    cdef HCData* d = &(<HerdingCats>st).d
+    cdef int p, k, mark, c
+    cdef const char* letters = _LETTERS
+    if j == 1:                                  # turn
+        put_turn_or_dash(o, d.h.current)
+    elif j == 2:                                # hands
+        for p in range(d.h.players):
+            if p:
+                put_c(o, c'/')
+            mark = o.n
+            put_counted(o, d.hand[p], 11, letters)
+            dash_if_empty(o, mark)
+    elif j == 3:                                # deck
+        mark = o.n
+        put_run(o, d.deck + d.deck_top, d.deck_len - d.deck_top, letters)
+        dash_if_empty(o, mark)
+    elif j == 4:                                # herds
+        mark = o.n
+        for k in range(d.nherds):
+            if k:
+                put_c(o, c',')
+            c = d.herd_col[k]
+            put_c(o, letters[DOG + c])
+            for p in range(d.herd_cats[k]):
+                put_c(o, letters[c])
+            for p in range(d.herd_wcl[k]):
+                put_c(o, c'W')
+        dash_if_empty(o, mark)
+    elif j == 5 or j == 6:                      # discard, out
+        mark = o.n
+        put_counted(o, <unsigned char*>d.discard if j == 5 else <unsigned char*>d.out, HC_TYPES,
+                    letters)
+        dash_if_empty(o, mark)
+    elif j == 7:                                # won
+        for p in range(d.h.players):
+            if p:
+                put_c(o, c',')
+            put_int(o, d.won[p])
+    else:
+        raise ValueError(f"no notation field {j}")
+    return 1
+
+
+cdef bytes _LETTERS_B = LETTERS.encode("ascii")
+cdef const char* _LETTERS = _LETTERS_B
 
 
 register(HerdingCats)

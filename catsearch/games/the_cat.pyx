@@ -47,6 +47,8 @@ import operator
 from catsearch._core.game import GameSpec, register
 from catsearch._core.options import Option, check_int
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
+from catsearch._core.text cimport (TextFields, TextOut, write_text, put_c, put_s, put_int,
+                                   put_turn_or_dash, card_table)
 
 MOODS = "123456789abcd"
 CARD_CHARS = MOODS + "?"
@@ -1376,9 +1378,10 @@ cdef class TheCat(State):
             raise f.error(cv, f"the centre holds 4 cards, not {len(cv.value)}")
         for j, ch in enumerate(cv.value):
             d.centre[j] = card("centre", ch, j)
-        for p, k, pl, off in shape("piles"):
-            for i, ch in enumerate(pl):
-                d.pile[p][k][i] = card("piles", ch, off + i)
+        if not _piles_fast(f, d, counts, view):
+            for p, k, pl, off in shape("piles"):
+                for i, ch in enumerate(pl):
+                    d.pile[p][k][i] = card("piles", ch, off + i)
         for p, k, pl, off in shape("known"):
             for i, ch in enumerate(pl):
                 if ch not in KNOWN_CHARS:
@@ -1490,7 +1493,119 @@ cdef class TheCat(State):
 
 
 
+    def _write_text(self):
+        return write_text(self, _put_field)
+
+
 register(TheCat)
+
+
+cdef bint _piles_fast(TextFields f, TCData* d, list counts, int view) except -1:
+    """The ``piles`` field read in C where it is well formed (every seat's piles of 4 known
+    cards, or ``?`` in a view): return 1; else 0, and ``_read`` reads it the precise way."""
+    cdef int k = f.key("piles"), a, b, p, q, i, c, n = d.h.players, nm = d.nmoods
+    cdef int cnt[14]
+    if not f.fast:
+        return 0
+    a = f.vstart[k]
+    b = f.vend[k]
+    if b - a != n * (d.npiles * 5) - 1:
+        return 0
+    memset(cnt, 0, sizeof(cnt))
+    for p in range(n):
+        for q in range(d.npiles):
+            for i in range(5):
+                c = f.s[a + (p * d.npiles + q) * 5 + i] if a + (p * d.npiles + q) * 5 + i < b else 0
+                if i == 4:
+                    if c != (c'/' if q == d.npiles - 1 else c','):
+                        if not (c == 0 and p == n - 1 and q == d.npiles - 1):
+                            return 0
+                    continue
+                c = _MOOD[c & 0x7f]
+                if c < 0 or c >= nm and c != TC_UNK or (c == TC_UNK and view < 0):
+                    return 0
+                d.pile[p][q][i] = c
+                if c != TC_UNK:
+                    cnt[c] += 1
+    for c in range(nm):
+        counts[c] += cnt[c]
+    return 1
+
+
+cdef signed char _MOOD[128]
+card_table(CARD_CHARS, _MOOD)
+
+
+cdef bytes _CARDS_B = CARD_CHARS.encode("ascii")
+cdef const char* _CARDS = _CARDS_B
+cdef tuple _MOVES_B = None
+
+
+cdef int _put_field(State st, TextOut* o, int j) except -1:
+    """The value of notation field ``j`` (``SPEC.notation[j]``)."""
+    global _MOVES_B
+    cdef TCData* d = &(<TheCat>st).d
+    cdef int p, k, i, m, mask, n = d.h.players, allb = (1 << d.h.players) - 1
+    if j == 1:
+        put_int(o, d.target)
+    elif j == 2:
+        put_int(o, d.rnd)
+    elif j == 3:
+        put_int(o, d.tick)
+    elif j == 4:
+        put_int(o, d.rtick)
+    elif j == 5:                                # scores
+        for p in range(n):
+            if p:
+                put_c(o, c',')
+            put_int(o, d.score[p])
+    elif j == 6:
+        put_turn_or_dash(o, d.h.current)
+    elif j == 7:                                # chosen
+        if _MOVES_B is None:
+            _MOVES_B = tuple(t.encode("ascii") for t in _MOVE_TEXT)
+        for p in range(n):
+            if p:
+                put_c(o, c',')
+            m = d.pending[p]
+            if m == TC_NOT_CHOSEN:
+                put_c(o, c'-')
+            elif m == TC_PEND_UNK:
+                put_c(o, c'?')
+            else:
+                put_s(o, <bytes>_MOVES_B[m])
+    elif j == 8:                                # held
+        for p in range(n):
+            if p:
+                put_c(o, c',')
+            put_turn_or_dash(o, d.held[p])
+    elif j == 9:                                # centre
+        for i in range(4):
+            put_c(o, _CARDS[d.centre[i]])
+    elif j == 10 or j == 11:                    # piles, known
+        for p in range(n):
+            if p:
+                put_c(o, c'/')
+            for k in range(d.npiles):
+                if k:
+                    put_c(o, c',')
+                for i in range(4):
+                    if j == 10:
+                        put_c(o, _CARDS[d.pile[p][k][i]])
+                    else:
+                        mask = d.known[p][k][i]
+                        put_c(o, c'-' if mask == 0 else c'*' if mask == allb else c'o')
+    elif j == 13:                               # phase
+        if d.phase == 1:
+            put_s(o, b"resolve")
+        elif d.phase == 2:
+            put_s(o, b"score:")
+            put_turn_or_dash(o, d.caller)
+        else:
+            return 0
+    else:
+        raise ValueError(f"no notation field {j}")
+    return 1
 
 
 _MOVE_TEXT = (["wait", "stop"] + [f"pick{k}" for k in range(4)]

@@ -1,0 +1,59 @@
+"""The typed notation reader against the precise one (``notation.Fields`` alone): the same
+state, text and hash for every valid line, and the same error for every malformed one."""
+import random
+
+import pytest
+
+import catsearch
+from catsearch._core.text import use_fast_reader
+from catsearch.testing import random_game_states
+
+
+def read(game_id, text, fast):
+    old = use_fast_reader(fast)
+    try:
+        st = catsearch.from_text(game_id, text)
+        return ("ok", st.to_text(), st.hash)
+    except Exception as e:          # the class and message must match too
+        return (type(e).__name__, str(e))
+    finally:
+        use_fast_reader(old)
+
+
+def positions(game_id, players, every):
+    opts = {"setup": "random"} if game_id == "cat-earth" and players == 3 else {}
+    for i, (st, _) in enumerate(random_game_states(game_id, players, games=2, seed=players,
+                                                   **opts)):
+        if i % every == 0:
+            yield st.to_text()
+            yield st.view_text(i % players)
+
+
+def mutants(text, rng):
+    """Variants of ``text`` with one token changed: a character replaced, dropped or doubled,
+    the value emptied, the token dropped or doubled."""
+    tokens = text.split(" ")
+    alphabet = sorted(set(text) | set("-?,/:=0123456789x\u00e9\t"))
+    for j, tok in enumerate(tokens):
+        variants = [tok + tok[-1:], tok.split("=")[0] + "=", "", tok + " " + tok]
+        for _ in range(4):
+            i = rng.randrange(len(tok))
+            variants.append(tok[:i] + rng.choice(alphabet) + tok[i + 1:])
+            variants.append(tok[:i] + tok[i + 1:])
+        for v in variants:
+            yield " ".join(tokens[:j] + [v] + tokens[j + 1:])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("game_id", catsearch.GAMES)
+def test_fast_reader_matches_precise_reader(game_id, players):
+    rng = random.Random(7)
+    checked = 0
+    for text in positions(game_id, players, every=11):
+        fast = read(game_id, text, True)
+        assert fast[0] == "ok" and fast[1] == text
+        assert fast == read(game_id, text, False)
+        for bad in mutants(text, rng):
+            assert read(game_id, bad, True) == read(game_id, bad, False), bad
+            checked += 1
+    assert checked > 100
