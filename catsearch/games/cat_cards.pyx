@@ -1158,35 +1158,6 @@ cdef class CatCards(State):
     def _sets_of(self, int p):
         return [SET_TEXT[self.d.sets[p][i]] for i in range(self.d.nsets[p])]
 
-    def _write(self) -> dict:
-        """The notation (see :meth:`to_text`), one line::
-
-            players=3 turn=0 step=1 finals=0 revealed=3 piles=1,S,M hands=-:25P/-:9LL/-:0ce
-            deck=... sets=-/-/- values=3,2,1,4,1 rng=...
-
-        ``turn``: the seat to move (``-`` once over); ``step``: ``1`` (place the revealed
-        card), ``2`` (pick up a pile or form a set), ``final`` (a final turn) or ``-``;
-        ``finals``: final turns still to play, this one included (0 outside them);
-        ``revealed``: the card waiting in step 1 (``-``: none); ``piles``: the three piles;
-        ``hands``: per seat ``public:private`` (``-`` for none); ``deck``: top card first;
-        ``sets``: per seat its sets, comma-separated; ``values``: the cats' point values
-        (one-, two-, three-colour, Sphynx, Siamese).
-        """
-        d = &self.d
-        n = d.h.players
-        return {
-            "turn": "-" if d.h.current < 0 else d.h.current,
-            "step": ("-", "1", "2", "final")[d.step],
-            "finals": d.finals,
-            "revealed": "-" if d.revealed < 0 else LETTERS[d.revealed],
-            "piles": ",".join(self._pile_str(k) or "-" for k in range(CC_PILES)),
-            "hands": "/".join(":".join(part or "-" for part in self._hand_parts(p))
-                              for p in range(n)),
-            "deck": "".join(LETTERS[d.deck[i]] for i in range(d.deck_top, CC_CARDS)) or "-",
-            "sets": "/".join(",".join(self._sets_of(p)) or "-" for p in range(n)),
-            "values": ",".join(str(v) for v in self.values),
-        }
-
     @property
     def values(self) -> tuple:
         """The cats' point values: one-colour, two-colour, three-colour, Sphynx, Siamese."""

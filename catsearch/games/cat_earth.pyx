@@ -1406,47 +1406,6 @@ cdef class CatEarth(State):
         d = &self.d
         return "".join(CARD_CHARS[t] * d.hand[p][t] for t in range(CE_UNK + 1))
 
-    def _write(self) -> dict:
-        """The notation (see :meth:`to_text`), one line::
-
-            players=3 phase=play turn=0 round=1 played=0 pending=0
-            board=..1.0../.02120./0.2.1.2/12.C.01/0.1.0.2/.11T20./..0.1.. hands=24T/15/N6
-            deck=... discard=- winners=- rng=0123456789abcdef
-
-        ``board``: ranks 7 to 1, files a to g (``.`` empty, a digit a house of that seat,
-        ``T`` a tree, ``C`` a cat); ``hands``: each seat's cards (``-`` none), seats separated
-        by ``/``; ``deck``: top card first; ``discard``: the face-up pile, by type;
-        ``played``: cards played this turn; ``pending``: cats waiting for d4 to empty;
-        ``winners``: once the game is over; ``setup=random`` for that option; after the
-        first reshuffle, ``pile`` (its cards) and ``fresh`` (each seat's draws since; ``?``
-        for another seat's in a view): what the seats remember of it.
-        """
-        d = &self.d
-        return {
-            "phase": PHASES[d.phase],
-            "turn": "-" if d.h.current < 0 else d.h.current,
-            "round": d.round,
-            "played": d.played,
-            "pending": d.pending,
-            "board": self._board_str(),
-            "hands": "/".join(self._hand_str(p) or "-" for p in range(d.h.players)),
-            "deck": "".join(CARD_CHARS[d.deck[i]] for i in range(d.deck_top, CE_CARDS)) or "-",
-            "discard": "".join(CARD_CHARS[t] * d.discard[t] for t in range(CE_UNK + 1)) or "-",
-            "winners": ",".join(str(p) for p in range(d.h.players) if d.winners >> p & 1) or "-",
-            "setup": "random" if d.setup_random else None,
-            "pile": self._pile_str() if d.pile_total else None,
-            "fresh": ("/".join(self._fresh_str(p) or "-" for p in range(d.h.players))
-                      if d.pile_total else None),
-        }
-
-    def _pile_str(self):
-        d = &self.d
-        return "".join(CARD_CHARS[t] * d.pile[t] for t in range(CE_UNK + 1))
-
-    def _fresh_str(self, int p):
-        d = &self.d
-        return "".join(CARD_CHARS[t] * d.fresh[p][t] for t in range(CE_UNK + 1))
-
     def cards(self) -> dict:
         d = &self.d
         out = {f"hand{p}": self._hand_str(p) for p in range(d.h.players)}

@@ -633,27 +633,6 @@ cdef class HerdingCats(State):
         c = self.d.herd_col[k]
         return LETTERS[DOG + c] + LETTERS[c] * self.d.herd_cats[k] + "W" * self.d.herd_wcl[k]
 
-    def _write(self) -> dict:
-        """The notation (see :meth:`to_text`), one line::
-
-            players=3 turn=0 hands=opS/PbW/ggB deck=oP... herds=Oo,P discard=oS out=- won=0,0,0 rng=...
-
-        ``hands``: each seat's cards, seats separated by ``/``; ``deck``: top card first;
-        ``herds``: the table, oldest first, each its cowdog then the cards on it; ``out``: the
-        cards of collected herds; ``won``: herds per seat; ``turn``: the seat to move (``-``
-        once over).
-        """
-        d = &self.d
-        return {
-            "turn": "-" if d.h.current < 0 else d.h.current,
-            "hands": "/".join(cards_str(d.hand[p], 11) for p in range(d.h.players)),
-            "deck": "".join(LETTERS[d.deck[i]] for i in range(d.deck_top, d.deck_len)) or "-",
-            "herds": ",".join(self._herd_str(k) for k in range(d.nherds)) or "-",
-            "discard": cards_str(d.discard, HC_TYPES),
-            "out": cards_str(d.out, HC_TYPES),
-            "won": ",".join(str(d.won[p]) for p in range(d.h.players)),
-        }
-
     def cards(self) -> dict:
         d = &self.d
         out = {f"hand{p}": cards_str(d.hand[p], 11).strip("-") for p in range(d.h.players)}

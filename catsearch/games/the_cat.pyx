@@ -1220,43 +1220,6 @@ cdef class TheCat(State):
                         if mask >> q & 1:
                             out[slot + (q - s + n) % n] = 1.0
 
-    def _write(self) -> dict:
-        """The notation (see :meth:`to_text`), one line::
-
-            players=2 target=20 round=1 tick=0 rtick=0 scores=0,0 turn=0 chosen=-,- held=-,-
-            centre=1234 piles=1592,.../... known=----,.../... rng=...
-
-        ``round``: the round being played (1-50); ``tick``: ticks resolved in the game (seat
-        ``tick % players`` has priority in the next); ``rtick``: ticks resolved in this round;
-        ``turn``: the seat to choose (``-`` once over, or while a view waits for chance);
-        ``chosen``: per seat, this tick's choice as a move, ``-`` if not chosen yet, ``?`` if
-        hidden in this view; ``held``: the pile each seat holds (``-``: none); ``centre``:
-        slots 0-3; ``piles``: per seat (``/``) its piles (``,``), four cards each, position 0
-        first; ``known``: the same shape, per card ``-`` (nobody knows it), ``o`` (its owner),
-        ``*`` (everyone); ``rng``: the state's generator (``?`` in a view); ``phase``: only in
-        a view that waits for chance (``resolve``, or ``score:<caller>``).
-        """
-        d = &self.d
-        n = d.h.players
-        return {
-            "target": d.target,
-            "round": d.rnd,
-            "tick": d.tick,
-            "rtick": d.rtick,
-            "scores": ",".join(str(d.score[p]) for p in range(n)),
-            "turn": "-" if d.h.current < 0 else d.h.current,
-            "chosen": ",".join("-" if c is None else c for c in self.chosen()),
-            "held": ",".join("-" if d.held[p] < 0 else str(d.held[p]) for p in range(n)),
-            "centre": self.centre,
-            "piles": "/".join(",".join(self.pile(p, k) for k in range(d.npiles))
-                              for p in range(n)),
-            "known": "/".join(",".join("".join(_known_char(d.known[p][k][i], p, n)
-                                               for i in range(4)) for k in range(d.npiles))
-                              for p in range(n)),
-            "phase": ("resolve" if d.phase == 1 else
-                      f"score:{'-' if d.caller < 0 else d.caller}" if d.phase == 2 else None),
-        }
-
     def cards(self) -> dict:
         """Every card slot: ``centre.<j>`` and ``pile<seat>.<k>.<i>`` (one card each)."""
         d = &self.d
