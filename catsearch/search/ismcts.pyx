@@ -39,7 +39,7 @@ cdef class ISMCTSCore(TreeCore):
     cdef int _iterate(self, State st) noexcept nogil:
         cdef Header* h = header(st)
         cdef Arena* a = &self.arena
-        cdef int q, p, tp, n, m, ch, c2, key, depth = 0, cap
+        cdef int q, p, tp, n, m, ch, c2, key, node, depth = 0, cap
         cdef bint expanded = 0, ok
         cdef double r[4]
         copy_state(st, self.root)
@@ -55,8 +55,9 @@ cdef class ISMCTSCore(TreeCore):
             p = h.current
             tp = p if self.mo else 0
             n = st.legal_moves_c(self.buf)
-            ch = self.select(self.paths[tp * cap + depth], n, p, depth + 1,
-                             self.ntrees, self.prior_move(st), &m, &expanded)
+            node = self.paths[tp * cap + depth]
+            ch = self.select(node, n, p, depth + 1, self.ntrees, self.prior_move(st, node), &m,
+                             &expanded)
             if ch == NO_NODE:
                 st.apply_c(m)
                 break

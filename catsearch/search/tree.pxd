@@ -30,7 +30,8 @@ ctypedef struct Node:
     int sibling       # next sibling, NO_NODE if none
     int visits        # iterations through this node
     int avail         # iterations in which this node's move was available at its parent
-    int player        # the seat that made the move into this node (-1 at a root)
+    short player      # the seat that made the move into this node (-1 at a root)
+    short hmove       # the prior's move here (the heuristic's, see TreeCore.prior_move); -1: none yet
     double reward     # summed reward of `player` over the visits
 
 
@@ -72,7 +73,8 @@ cdef inline int arena_add(Arena* a, int move, int player) noexcept nogil:
     n.sibling = NO_NODE
     n.visits = 0
     n.avail = 0
-    n.player = player
+    n.player = <short>player
+    n.hmove = -1
     n.reward = 0.0
     a.size += 1
     return a.size - 1
@@ -149,6 +151,7 @@ cdef class TreeCore:
     cdef int stop_flag
     cdef long long iterations
     cdef long long idle        # iterations in a row that added no node
+    cdef long long moves       # game moves played by the iterations (tree and playouts)
     cdef double root_sum[4]
     cdef int depth_seen
     cdef int relayout_at       # the arena size at which run_c next lays the trees out again
@@ -159,7 +162,7 @@ cdef class TreeCore:
     cdef void _compact(self)
     cdef int relayout(self) noexcept nogil
     cdef int ensure_path(self, int depth) noexcept nogil
-    cdef int prior_move(self, State st) noexcept nogil
+    cdef int prior_move(self, State st, int node) noexcept nogil
     cdef long long mark_legal(self, int n, int* untried) noexcept nogil
     cdef int draw_untried(self, long long g, int n, int count, int exclude) noexcept nogil
     cdef int select(self, int node, int n, int player, int depth, int reserve,

@@ -117,6 +117,9 @@ cdef class TreeCore:
         cdef int i
         if not 0.0 <= prior <= 1.0:
             raise ValueError(f"prior must be from 0 to 1, not {prior}")
+        if view.num_distinct_moves_c() > 32767:     # Node.hmove is a short
+            raise ValueError(f"a game with {view.num_distinct_moves_c()} distinct moves is "
+                             "more than the search tree keys (32767)")
         self.root = view.clone_c()
         self.scratch = view.clone_c()
         self.seat = seat
@@ -188,6 +191,7 @@ cdef class TreeCore:
         """Zero the per-search counters (iterations, root value, depth, stop flag)."""
         cdef int i
         self.iterations = 0
+        self.moves = 0
         self.idle = 0
         self.depth_seen = 0
         self.stop_flag = 0
@@ -214,11 +218,26 @@ cdef class TreeCore:
         self.path_cap = cap
         return 1
 
-    cdef int prior_move(self, State st) noexcept nogil:
-        """The game's heuristic move in ``st`` when the search uses it as a prior, else -1."""
-        if self.prior > 0.0:
-            return st.heuristic_move_c(&self.rng, self.hbuf)
-        return -1
+    cdef int prior_move(self, State st, int node) noexcept nogil:
+        """The prior's move at ``node`` (the game's heuristic move) when the search uses a prior,
+        else -1.
+
+        The heuristic is asked in the determinization of the visit, but not at every visit:
+        at the first and then whenever the node's visits reach a power of two (1, 2, 4, ...),
+        the answer kept in the node in between. A node's prior is thus a recent sample of the
+        heuristic's choice over its information set, at ``log2(visits)`` calls instead of
+        ``visits`` (the heuristic costs as much as a few random moves: Cat Earth's looks one
+        move ahead). A kept move that is illegal in this determinization gets no bonus here.
+        """
+        cdef Node* nd
+        cdef int v
+        if self.prior <= 0.0:
+            return -1
+        nd = &self.arena.nodes[node]
+        v = nd.visits
+        if nd.hmove < 0 or (v & (v - 1)) == 0:
+            nd.hmove = <short>st.heuristic_move_c(&self.rng, self.hbuf)
+        return nd.hmove
 
     cdef int expand(self, int node, int m, int player, int depth, int reserve,
                     bint* expanded) noexcept nogil:
@@ -379,7 +398,9 @@ cdef class TreeCore:
 
     cdef int iterate(self) noexcept nogil:
         """One iteration through the scratch state: 1, or 0 to end the run."""
-        return self._iterate(self.scratch)
+        cdef int ok = self._iterate(self.scratch)
+        self.moves += header(self.scratch).ply - header(self.root).ply
+        return ok
 
     cdef int _iterate(self, State st) noexcept nogil:
         """One iteration played through ``st`` (the subclasses walk their trees here)."""
@@ -462,6 +483,12 @@ cdef class TreeCore:
     def total_iterations(self) -> int:
         """Iterations run since the counters were last reset."""
         return self.iterations
+
+    @property
+    def moves_played(self) -> int:
+        """Game moves played by the iterations since the counters were last reset (in the
+        tree and in the playouts)."""
+        return self.moves
 
     @property
     def nodes(self) -> int:
