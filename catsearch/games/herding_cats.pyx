@@ -190,6 +190,28 @@ cdef void unseen_counts(HCData* d, int seat, int* cnt) noexcept nogil:
         cnt[WCL] -= d.herd_wcl[i]
 
 
+cdef int view_moves(HCData* d, int* out) noexcept nogil:
+    """The moves of a view whose mover holds unknown cards: every move the hidden cards could
+    allow (any cowdog, a cat on any herd, a Wild Cat Lady where there are herds, a Stampede,
+    any discard they could force)."""
+    cdef int n = 0, c, k, t
+    for c in range(4):
+        out[n] = M_DOG + c
+        n += 1
+    for k in range(d.nherds):
+        out[n] = M_CAT + k
+        n += 1
+    for k in range(d.nherds):
+        out[n] = M_WCL + k
+        n += 1
+    out[n] = M_STAMP
+    n += 1
+    for t in range(HC_TYPES):
+        out[n] = M_DISC + t
+        n += 1
+    return n
+
+
 def _a(str name):
     return ("an " if name[0] in "aeiou" else "a ") + name
 
@@ -215,30 +237,28 @@ cdef class HerdingCats(State):
     # -- the hot contract ---------------------------------------------------------------
     cdef int legal_moves_c(self, int* out) noexcept nogil:
         cdef HCData* d = &self.d
-        cdef int p = d.h.current
-        cdef unsigned char* hand = d.hand[p]
+        cdef unsigned char* hand = d.hand[d.h.current]
         cdef int n = 0, c, k, t
-        cdef bint unk = hand[HC_UNK] > 0
+        if hand[HC_UNK] > 0:
+            return view_moves(d, out)
         for c in range(4):
-            if hand[DOG + c] or unk:
+            if hand[DOG + c]:
                 out[n] = M_DOG + c
                 n += 1
         for k in range(d.nherds):
-            if hand[d.herd_col[k]] or unk:
+            if hand[d.herd_col[k]]:
                 out[n] = M_CAT + k
                 n += 1
-        if (hand[WCL] or unk) and d.nherds > 0:
+        if hand[WCL]:
             for k in range(d.nherds):
                 out[n] = M_WCL + k
                 n += 1
-        if hand[STAMP] or unk:
+        if hand[STAMP]:
             out[n] = M_STAMP
             n += 1
-        if n == 0 or unk:
-            # a discard only when nothing is playable; in a view whose mover holds unknown
-            # cards, any discard the hidden cards could force
+        if n == 0:      # a discard only when nothing is playable
             for t in range(HC_TYPES):
-                if hand[t] or unk:
+                if hand[t]:
                     out[n] = M_DISC + t
                     n += 1
         return n
