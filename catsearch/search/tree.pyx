@@ -22,8 +22,8 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 
-from catsearch._core.rng cimport rng_seed, rng_below
-from catsearch._core.state cimport State, Header, header, MAX_PLAYERS
+from catsearch._core.rng cimport Rng, rng_seed, rng_below
+from catsearch._core.state cimport State, Header, header, MAX_PLAYERS, random_playout
 from catsearch.search.clock cimport now_c
 
 # -- the policy's constants, in one place (the option declarations take their defaults here)
@@ -367,6 +367,13 @@ cdef class TreeCore:
         """Play ``st`` on to the end (or to the cut-off), writing the rewards."""
         cdef Header* h = header(st)
         cdef int k = 0, n, m
+        cdef Rng rng
+        if not self.heuristic and self.cutoff == 0:
+            rng = self.rng          # a local generator: kept in registers across the moves
+            random_playout(st, &rng, self.buf)
+            self.rng = rng
+            st.returns_c(r)
+            return
         while not h.terminal:
             if self.cutoff > 0 and k >= self.cutoff:
                 st.evaluate_c(r)
@@ -448,6 +455,15 @@ cdef class TreeCore:
         with nogil:
             done = self.run_c(max_iters, deadline, node_limit, stall)
         return done
+
+    def lay_out(self) -> bool:
+        """Lay the trees out again now (``relayout``; the run loop does it as the arena
+        grows): the search goes on exactly as it would have. False when it could not (out of
+        memory, or nodes outside the live trees after a root moved without ``rebase``)."""
+        cdef int ok
+        with nogil:
+            ok = self.relayout()
+        return ok != 0
 
     def set_max_depth(self, int max_depth):
         """Expand no node deeper than ``max_depth`` below a root (0: no limit)."""
