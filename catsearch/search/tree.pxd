@@ -22,6 +22,8 @@ cdef enum:
     PATH_START = 64         # path entries per tree at first (doubled as needed)
     STALL_MIN = 1000        # see TreeCore.run_c: the fewest idle iterations that end a search
     RELAYOUT_START = 16384  # see TreeCore.relayout: the arena size of the first relayout
+    WIDE = 32               # children that make a node wide (see ChildIndex)
+    INDEX_START = 1024      # entries of a new child index
 
 
 ctypedef struct Node:
@@ -30,7 +32,8 @@ ctypedef struct Node:
     int sibling       # next sibling, NO_NODE if none
     int visits        # iterations through this node
     int avail         # iterations in which this node's move was available at its parent
-    short player      # the seat that made the move into this node (-1 at a root)
+    signed char player  # the seat that made the move into this node (-1 at a root)
+    unsigned char wide  # 1: its children are also in the core's ChildIndex (TreeCore.select)
     short hmove       # the prior's move here (the heuristic's, see TreeCore.prior_move); -1: none yet
     double reward     # summed reward of `player` over the visits
 
@@ -73,7 +76,8 @@ cdef inline int arena_add(Arena* a, int move, int player) noexcept nogil:
     n.sibling = NO_NODE
     n.visits = 0
     n.avail = 0
-    n.player = <short>player
+    n.player = <signed char>player
+    n.wide = 0
     n.hmove = -1
     n.reward = 0.0
     a.size += 1
@@ -87,6 +91,96 @@ cdef inline int arena_link(Arena* a, int parent, int move, int player) noexcept 
         a.nodes[k].sibling = a.nodes[parent].child
         a.nodes[parent].child = k
     return k
+
+
+ctypedef struct IndexEntry:
+    int parent        # NO_NODE: an empty slot
+    int move
+    int child
+
+
+ctypedef struct ChildIndex:
+    # The children of wide nodes by (parent, move): an open-addressing hash table. In ISMCTS
+    # a node's children are every move seen there in any determinization, so the nodes an
+    # iteration passes through gather hundreds (Cat Cards) while a few are legal at a time;
+    # selection then looks the legal moves up here instead of scanning the sibling list.
+    IndexEntry* slots
+    int cap           # a power of two (0: not allocated)
+    int size          # entries in use
+
+
+cdef inline unsigned int index_slot(int parent, int move, int cap) noexcept nogil:
+    cdef uint64_t z = ((<uint64_t><unsigned int>parent) << 32) | <unsigned int>move
+    z = (z ^ (z >> 31)) * <uint64_t>0x9E3779B97F4A7C15
+    return <unsigned int>(z >> 32) & <unsigned int>(cap - 1)
+
+
+cdef inline int index_get(ChildIndex* ix, int parent, int move) noexcept nogil:
+    """The child of ``parent`` keyed ``move``, or NO_NODE."""
+    cdef unsigned int i
+    cdef IndexEntry* e
+    if ix.cap == 0:
+        return NO_NODE
+    i = index_slot(parent, move, ix.cap)
+    while True:
+        e = &ix.slots[i]
+        if e.parent == NO_NODE:
+            return NO_NODE
+        if e.parent == parent and e.move == move:
+            return e.child
+        i = (i + 1) & <unsigned int>(ix.cap - 1)
+
+
+cdef inline int index_grow(ChildIndex* ix, int cap) noexcept nogil:
+    """Rehash into ``cap`` slots; 0 when memory runs out (the index is then unchanged)."""
+    cdef IndexEntry* fresh = <IndexEntry*>malloc(sizeof(IndexEntry) * cap)
+    cdef IndexEntry* old = ix.slots
+    cdef int k, oldcap = ix.cap
+    cdef unsigned int i
+    if fresh == NULL:
+        return 0
+    for k in range(cap):
+        fresh[k].parent = NO_NODE
+    for k in range(oldcap):
+        if old[k].parent != NO_NODE:
+            i = index_slot(old[k].parent, old[k].move, cap)
+            while fresh[i].parent != NO_NODE:
+                i = (i + 1) & <unsigned int>(cap - 1)
+            fresh[i] = old[k]
+    free(old)
+    ix.slots = fresh
+    ix.cap = cap
+    return 1
+
+
+cdef inline int index_put(ChildIndex* ix, int parent, int move, int child) noexcept nogil:
+    """Add a child (not there yet); 0 when memory runs out."""
+    cdef unsigned int i
+    if 2 * (ix.size + 1) > ix.cap:
+        if ix.cap > (1 << 29) or not index_grow(ix, ix.cap * 2 if ix.cap else INDEX_START):
+            return 0
+    i = index_slot(parent, move, ix.cap)
+    while ix.slots[i].parent != NO_NODE:
+        i = (i + 1) & <unsigned int>(ix.cap - 1)
+    ix.slots[i].parent = parent
+    ix.slots[i].move = move
+    ix.slots[i].child = child
+    ix.size += 1
+    return 1
+
+
+cdef inline void index_clear(ChildIndex* ix) noexcept nogil:
+    cdef int k
+    for k in range(ix.cap):
+        ix.slots[k].parent = NO_NODE
+    ix.size = 0
+
+
+cdef inline void index_free(ChildIndex* ix) noexcept nogil:
+    free(ix.slots)
+    ix.slots = NULL
+    ix.cap = 0
+    ix.size = 0
 
 
 cdef extern from *:
@@ -130,6 +224,7 @@ cdef class TreeCore:
     cdef int ndm               # num_distinct_moves
     cdef Rng rng
     cdef Arena arena
+    cdef ChildIndex index      # the children of the wide nodes (see ChildIndex)
     cdef int* buf              # legal moves (room for every move + 1)
     cdef int* hbuf             # scratch for heuristic_move_c (room for every move + 1)
     cdef long long* stamp      # per move: a generation mark used while selecting
@@ -161,6 +256,10 @@ cdef class TreeCore:
                      double prior)
     cdef void _compact(self)
     cdef int relayout(self) noexcept nogil
+    cdef int link(self, int parent, int move, int player) noexcept nogil
+    cdef int child_of(self, int parent, int move) noexcept nogil
+    cdef void make_wide(self, int node) noexcept nogil
+    cdef void reindex(self) noexcept nogil
     cdef int ensure_path(self, int depth) noexcept nogil
     cdef int prior_move(self, State st, int node) noexcept nogil
     cdef long long mark_legal(self, int n, int* untried) noexcept nogil

@@ -110,6 +110,7 @@ cdef class TreeCore:
         free(self.plen)
         free(self.roots)
         arena_free(&self.arena)
+        index_free(&self.index)
 
     cdef void _setup(self, State view, int seat, int ntrees, double c, bint heuristic,
                      int cutoff, int max_depth, int max_nodes, bint use_avail, uint64_t seed,
@@ -181,11 +182,47 @@ cdef class TreeCore:
                 self.roots[q] = roots[q]
             arena_free(&self.arena)
             self.arena = fresh
+            self.reindex()
         else:
             ok = 0
             arena_free(&fresh)
         free(roots)
         return ok
+
+    cdef int link(self, int parent, int move, int player) noexcept nogil:
+        """A new child of ``parent`` keyed ``move`` (``arena_link``), in the index too if
+        ``parent`` is wide; NO_NODE when memory runs out."""
+        cdef int k = arena_link(&self.arena, parent, move, player)
+        if k != NO_NODE and self.arena.nodes[parent].wide:
+            if not index_put(&self.index, parent, move, k):
+                self.arena.nodes[parent].wide = 0      # back to its sibling list
+        return k
+
+    cdef int child_of(self, int parent, int move) noexcept nogil:
+        """The child of ``parent`` keyed ``move``, or NO_NODE."""
+        if self.arena.nodes[parent].wide:
+            return index_get(&self.index, parent, move)
+        return find_child(&self.arena, parent, move)
+
+    cdef void make_wide(self, int node) noexcept nogil:
+        """Put the children of ``node`` in the index: selection looks its legal moves up
+        from now on (a node stays narrow if memory runs out)."""
+        cdef int ch = self.arena.nodes[node].child
+        while ch != NO_NODE:
+            if not index_put(&self.index, node, self.arena.nodes[ch].move, ch):
+                return
+            ch = self.arena.nodes[ch].sibling
+        self.arena.nodes[node].wide = 1
+
+    cdef void reindex(self) noexcept nogil:
+        """Index the children of every wide node again (after the nodes moved)."""
+        cdef int k, ch
+        cdef Node* nodes = self.arena.nodes
+        index_clear(&self.index)
+        for k in range(self.arena.size):
+            if nodes[k].wide:
+                nodes[k].wide = 0
+                self.make_wide(k)
 
     def reset_counters(self):
         """Zero the per-search counters (iterations, root value, depth, stop flag)."""
@@ -246,7 +283,7 @@ cdef class TreeCore:
         cdef int ch
         if ((self.max_depth == 0 or depth <= self.max_depth)
                 and self.arena.size + reserve <= self.max_nodes):
-            ch = arena_link(&self.arena, node, m, player)
+            ch = self.link(node, m, player)
             if ch != NO_NODE:
                 self.arena.nodes[ch].avail = 1
                 expanded[0] = 1
@@ -307,11 +344,12 @@ cdef class TreeCore:
         cdef Node* nodes = self.arena.nodes
         cdef Node* nd
         cdef long long g
-        cdef int m, ch, best = NO_NODE, untried = 0
+        cdef int m, ch, best = NO_NODE, untried = 0, i = 0, width = 0
         cdef double v, x, bestv = -1e300, logp = 0.0, sumr = 0.0, sumv = 0.0, fpu, sq
         cdef double parent = nodes[node].visits
         cdef double pother = 0.0, ph = 0.0
         cdef bint puct = hmove >= 0
+        cdef bint wide = nodes[node].wide
         cdef bint h_untried
         g = self.mark_legal(n, &untried)
         if puct:
@@ -319,11 +357,22 @@ cdef class TreeCore:
             ph = self.prior + pother
         elif not self.use_avail and nodes[node].visits > 0:
             logp = log(parent)
-        ch = nodes[node].child
-        while ch != NO_NODE:
+        # the legal children: a narrow node's by its sibling list, a wide one's by looking
+        # each legal move up in the index (each taken once: its stamp moves on to g + 1)
+        ch = NO_NODE if wide else nodes[node].child
+        while True:
+            if wide:
+                ch = NO_NODE
+                while i < n and ch == NO_NODE:
+                    m = self.buf[i]
+                    i += 1
+                    if self.stamp[m] == g:
+                        ch = index_get(&self.index, node, m)
+            if ch == NO_NODE:
+                break
             nd = &nodes[ch]
-            if ch + 8 < self.arena.size:    # siblings lie side by side (relayout): load
-                prefetch(nd + 8)            # the ones after next while scoring this one
+            if not wide and ch + 8 < self.arena.size:   # siblings lie side by side (relayout):
+                prefetch(nd + 8)            # load the ones after next while scoring this one
             m = nd.move
             if 0 <= m < self.ndm and self.stamp[m] == g:
                 self.stamp[m] = g + 1
@@ -342,7 +391,11 @@ cdef class TreeCore:
                 if x > bestv:
                     bestv = x
                     best = ch
-            ch = nd.sibling
+            if not wide:
+                ch = nd.sibling
+                width += 1
+        if width > WIDE:
+            self.make_wide(node)
         if untried > 0:
             m = -1
             if not puct:
@@ -507,6 +560,28 @@ cdef class TreeCore:
         return self.moves
 
     @property
+    def wide_nodes(self) -> int:
+        """Nodes whose children selection looks up in the index (more than 32 children)."""
+        cdef int k, n = 0
+        for k in range(self.arena.size):
+            n += self.arena.nodes[k].wide
+        return n
+
+    def _index_agrees(self) -> bool:
+        """Whether every child of every wide node is found in the index, and nothing else
+        is (a check for the tests)."""
+        cdef int k, ch, count = 0
+        for k in range(self.arena.size):
+            if self.arena.nodes[k].wide:
+                ch = self.arena.nodes[k].child
+                while ch != NO_NODE:
+                    if index_get(&self.index, k, self.arena.nodes[ch].move) != ch:
+                        return False
+                    count += 1
+                    ch = self.arena.nodes[ch].sibling
+        return count == self.index.size
+
+    @property
     def nodes(self) -> int:
         """Nodes in the arena."""
         return self.arena.size
@@ -523,7 +598,7 @@ cdef class TreeCore:
     @property
     def memory_bytes(self) -> int:
         """Bytes held by the arena (allocated, used or not)."""
-        return self.arena.cap * sizeof(Node)
+        return self.arena.cap * sizeof(Node) + self.index.cap * sizeof(IndexEntry)
 
     def root_value(self) -> list:
         """Summed rewards per seat over the iterations since the last reset."""
@@ -571,7 +646,7 @@ cdef class TreeCore:
         cdef int r = self.roots[tree]
         cdef int ch = NO_NODE
         if r != NO_NODE and key is not None:
-            ch = find_child(&self.arena, r, key)
+            ch = self.child_of(r, key)
         self.roots[tree] = ch
 
     cdef void _compact(self):
@@ -592,6 +667,7 @@ cdef class TreeCore:
             self.roots[q] = r
         arena_free(&self.arena)
         self.arena = fresh
+        self.reindex()
         self.relayout_at = next_relayout(fresh.size)
 
     def rebase(self, State view, uint64_t seed):

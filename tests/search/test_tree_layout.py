@@ -89,3 +89,37 @@ def test_play_random_from_a_view():
     assert moves >= 50 and seconds >= 0
     assert play_random_from(view, 0, 50, 7)[0] == moves       # seeded
     assert view.to_text() == state.view(0).to_text()           # the view is left alone
+
+
+def test_wide_nodes_are_looked_up_in_the_index():
+    """Cat Cards' information sets gather hundreds of children (every move seen in any
+    determinization): past 32 a node's children go into the index, which stays in step with
+    the sibling lists through growth, layouts and tree reuse."""
+    state = catsearch.new_game("cat-cards", 2, seed=1)
+    core = ISMCTSCore(state.view(0), 0, prior=0.5, seed=1)
+    core.run(30000)
+    assert core.wide_nodes > 0
+    assert core._index_agrees()
+    assert core.lay_out() and core._index_agrees()
+    assert core.root_visits() == sum(v for _, v, _, _ in core.children()) == 30000
+    # a kept tree (reuse) follows a move, is compacted, and its index rebuilt
+    move = state.legal_moves()[0]
+    core.follow(0, move)
+    nxt = state.clone()
+    nxt.apply(move)
+    core.rebase(nxt.view(0), 5)
+    assert core._index_agrees()
+    core.run(2000)
+    assert core._index_agrees()
+
+
+@pytest.mark.parametrize("mo", [False, True])
+def test_a_search_with_wide_nodes_is_seeded(mo):
+    state = catsearch.new_game("cat-cards", 3, seed=2)
+    a = ISMCTSCore(state.view(0), 0, mo=mo, prior=0.5, seed=4)
+    b = ISMCTSCore(state.view(0), 0, mo=mo, prior=0.5, seed=4)
+    a.run(20000)
+    b.run(7000)
+    b.run(13000)
+    assert a.wide_nodes > 0
+    assert walk(a) == walk(b) and a.nodes == b.nodes
