@@ -34,6 +34,16 @@ def fresh_seed():
     return int.from_bytes(os.urandom(8), "little")
 
 
+cdef list _TEXT = [None, None]    # text.read_state, text.write_state: imported on first use
+                                 # (the text module cimports this one)
+
+
+cdef _load_text():
+    from catsearch._core.text import read_state, write_state
+    _TEXT[0] = read_state
+    _TEXT[1] = write_state
+
+
 cdef class State:
     """One position of a game: the whole table, or one seat's view of it.
 
@@ -166,8 +176,9 @@ cdef class State:
         :raises NotationError: the text does not parse or describes an impossible state;
             the message names the token and its column.
         """
-        from catsearch._core.text import read_state
-        return read_state(cls, text)
+        if _TEXT[0] is None:
+            _load_text()
+        return _TEXT[0](cls, text)
 
     def _set_options(self, dict options):
         """Write the checked ``options`` (every declared one) into the game's struct."""
@@ -491,8 +502,9 @@ cdef class State:
         ``players`` is first, ``rng`` is the state's generator (``?`` in a view) and
         ``view`` is last.
         """
-        from catsearch._core.text import write_state
-        return write_state(self)
+        if _TEXT[1] is None:
+            _load_text()
+        return _TEXT[1](self)
 
     def view(self, seat):
         """This state as ``seat`` sees it: every card that seat does not know is unknown."""
