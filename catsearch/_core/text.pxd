@@ -104,6 +104,7 @@ cdef class TextFields:
     cdef int key(self, str key) except -1
     cdef bint has(self, str key) except -1
     cdef bint is_(self, str key, const char* lit) except -1
+    cdef int at(self, int i) except -2
     cdef long int_c(self, str key, long lo, long hi) except? -1
     cdef int ints_c(self, str key, int count, long lo, long hi, int* out) except -1
     cdef int split_c(self, str key, int count, char sep, str what, int* starts, int* ends,

@@ -148,6 +148,10 @@ cdef class TextFields:
     def error(self, field, message, offset=0, length=None):
         return Fields.error(self.slow(), field, message, offset, length)
 
+    def err(self, key, message, offset=0, length=None):
+        """``error`` about the field ``key``."""
+        return Fields.error(self.slow(), self[key], message, offset, length)
+
     cdef bint is_(self, str key, const char* lit) except -1:
         """The value of ``key`` (present) is exactly ``lit``."""
         cdef int k, i, n
@@ -159,6 +163,13 @@ cdef class TextFields:
             if lit[i] == 0 or lit[i] != self.s[self.vstart[k] + i]:
                 return False
         return lit[n] == 0
+
+    cdef int at(self, int i) except -2:
+        """The character at column ``i`` (of a value, as the columns ``vstart``/``vend`` and
+        ``split_c`` give them), as its code."""
+        if self.fast:
+            return self.s[i]
+        return ord(self.text[i])
 
     cdef long int_c(self, str key, long lo, long hi) except? -1:
         cdef int k, i, a, b
