@@ -1278,183 +1278,191 @@ cdef class TheCat(State):
                 f"{'hidden choices' if self.d.phase == 1 else 'cards for scoring'} "
                 f"(see chance_outcomes) in {self.to_text()!r}")
 
-    def _read(self, f):
+    def _read(self, TextFields f):
         cdef TCData* d = &self.d
         cdef int n = d.h.players
+        cdef int np, allb, view, target, p, k, i, j, c, t, nchosen, m, a, cur, nl, total
+        cdef int scores[4]
+        cdef int counts[14]
+        cdef int starts[8]
+        cdef int ends[8]
+        cdef int legal[TC_MOVES]
+        cdef bint over
         text = f.text
         d.nmoods = 9 if n == 2 else 13
         d.npiles = 3 if n == 4 else 4
         np = d.npiles
         allb = (1 << n) - 1
         view = d.h.view_seat
-        target = f.int("target", 1, 99)
-        if target not in TARGETS:
+        target = f.int_c("target", 1, 99)
+        if target != TARGETS[0] and target != TARGETS[1]:
             raise f.error(f["target"], f"{target} is not a target; the target is 20 or 12")
         d.target = target
-        d.rnd = f.int("round", 1, TC_MAX_ROUNDS)
-        d.tick = f.int("tick", 0, TC_MAX_ROUNDS * TC_ROUND_TICKS)
-        d.rtick = f.int("rtick", 0, TC_ROUND_TICKS)
+        d.rnd = f.int_c("round", 1, TC_MAX_ROUNDS)
+        d.tick = f.int_c("tick", 0, TC_MAX_ROUNDS * TC_ROUND_TICKS)
+        d.rtick = f.int_c("rtick", 0, TC_ROUND_TICKS)
         if not d.rtick + d.rnd - 1 <= d.tick <= d.rtick + TC_ROUND_TICKS * (d.rnd - 1):
             raise f.error(f["tick"], f"{d.tick} ticks cannot hold {d.rnd - 1} finished round(s) of "
                           f"1 to {TC_ROUND_TICKS} ticks and {d.rtick} tick(s) of this one")
-        scores = f.int_list("scores", n, 0, 63)
+        f.ints_c("scores", n, 0, 63, scores)
         for p in range(n):
             d.score[p] = scores[p]
-        moods = MOODS[:d.nmoods]
-        counts = [0] * 14
-
-        def card(key, ch, off):
-            if ch == "?":
-                if view < 0:
-                    raise f.error(f[key], "? (an unknown card) appears only in a seat's view, which "
-                                  "has view=<seat>", off, 1)
-                return TC_UNK
-            if ch not in moods:
-                raise f.error(f[key], f"{ch!r} is not a card; with {n} players the moods are "
-                              f"{' '.join(moods)}" + (" (and ? in a view)" if view >= 0 else ""), off, 1)
-            counts[moods.index(ch)] += 1
-            return moods.index(ch)
-
-        def shape(key):
-            """The value as seats (/) of piles (,) of 4 characters, with each one's offset."""
-            fv = f[key]
-            seats = fv.value.split("/")
-            if len(seats) != n:
-                raise f.error(fv, f"expected {n} seats separated by /, got {len(seats)}")
-            out = []
-            off = 0
-            for p, part in enumerate(seats):
-                piles = part.split(",")
-                if len(piles) != np:
-                    raise f.error(fv, f"seat {p} has {len(piles)} piles; with {n} players each has "
-                                  f"{np}, separated by ,", off, len(part) or 1)
-                for k, pl in enumerate(piles):
-                    if len(pl) != 4:
-                        raise f.error(fv, f"pile {k} of seat {p} has {len(pl)} cards; a pile has 4",
-                                      off, len(pl) or 1)
-                    out.append((p, k, pl, off))
-                    off += len(pl) + 1
-            return out
-
-        cv = f["centre"]
-        if len(cv.value) != 4:
-            raise f.error(cv, f"the centre holds 4 cards, not {len(cv.value)}")
-        for j, ch in enumerate(cv.value):
-            d.centre[j] = card("centre", ch, j)
+        memset(counts, 0, sizeof(counts))
+        a = f.key("centre")
+        if f.vend[a] - f.vstart[a] != 4:
+            raise f.error(f["centre"], f"the centre holds 4 cards, not {f.vend[a] - f.vstart[a]}")
+        for j in range(4):
+            d.centre[j] = _card(f, d, "centre", f.vstart[a] + j, j, counts)
         if not _piles_fast(f, d, counts, view):
-            for p, k, pl, off in shape("piles"):
+            for p, k, pl, off in _shape(f, "piles", n, np):
+                for i in range(4):
+                    d.pile[p][k][i] = _card(f, d, "piles", f.vstart[f.key("piles")] + off + i,
+                                            off + i, counts)
+        if not _known_fast(f, d):
+            for p, k, pl, off in _shape(f, "known", n, np):
                 for i, ch in enumerate(pl):
-                    d.pile[p][k][i] = card("piles", ch, off + i)
-        for p, k, pl, off in shape("known"):
-            for i, ch in enumerate(pl):
-                if ch not in KNOWN_CHARS:
-                    raise f.error(f["known"], f"{ch!r}: write - (nobody knows the card), o (its owner "
-                                  f"does) or * (everyone does)", off + i, 1)
-                mask = (0, 1 << p, allb)[KNOWN_CHARS.index(ch)]
-                d.known[p][k][i] = mask
-                if view >= 0 and d.pile[p][k][i] != TC_UNK and not mask >> view & 1:
-                    raise f.error(f["piles"], f"seat {view}'s view shows card {i} of seat {p}'s pile "
-                                  f"{k}, which seat {view} does not know (known={ch})", off + i, 1)
+                    if ch not in KNOWN_CHARS:
+                        raise f.error(f["known"], f"{ch!r}: write - (nobody knows the card), o "
+                                      f"(its owner does) or * (everyone does)", off + i, 1)
+                    d.known[p][k][i] = (0, 1 << p, allb)[KNOWN_CHARS.index(ch)]
+                    _check_known(f, d, p, k, i, off + i)
+        else:
+            for p in range(n):
+                for k in range(np):
+                    for i in range(4):
+                        _check_known(f, d, p, k, i, (p * np + k) * 5 + i)
         for t in range(d.nmoods):
             if counts[t] > 4:
-                raise NotationError(f"{counts[t]} cards of mood {moods[t]}; there are 4 of each",
+                raise NotationError(f"{counts[t]} cards of mood {MOODS[t]}; there are 4 of each",
                                     text)
         # held piles
-        hf = f["held"]
-        for p, (part, off) in enumerate(f.parts("held", n, ",", "entries (a pile number or -)")):
-            if part == "-":
+        f.split_c("held", n, c',', "entries (a pile number or -)", starts, ends, 8)
+        a = f.vstart[f.key("held")]
+        for p in range(n):
+            c = f.at(starts[p]) if ends[p] - starts[p] == 1 else 0
+            if c == c'-':
                 d.held[p] = -1
-            elif len(part) == 1 and part.isascii() and part.isdigit() and int(part) < np:
-                d.held[p] = int(part)
-                if any(not d.known[p][int(part)][i] >> p & 1 for i in range(4)):
-                    raise f.error(hf, f"seat {p} holds pile {part}, so it knows its cards: known must "
-                                  f"show o or * for them", off, len(part))
+            elif c'0' <= c < c'0' + np:
+                k = c - c'0'
+                d.held[p] = k
+                for i in range(4):
+                    if not d.known[p][k][i] >> p & 1:
+                        raise f.error(f["held"], f"seat {p} holds pile {k}, so it knows its "
+                                      f"cards: known must show o or * for them", starts[p] - a, 1)
             else:
-                raise f.error(hf, f"{part!r}: a pile number 0 to {np - 1}, or - for none",
-                              off, len(part) or 1)
+                raise f.error(f["held"], f"{f.text[starts[p]:ends[p]]!r}: a pile number 0 to "
+                              f"{np - 1}, or - for none", starts[p] - a,
+                              (ends[p] - starts[p]) or 1)
         # this tick's choices
-        cf = f["chosen"]
-        for p, (part, off) in enumerate(f.parts("chosen", n, ",", "entries (a move, - or ?)")):
-            if part == "-":
+        f.split_c("chosen", n, c',', "entries (a move, - or ?)", starts, ends, 8)
+        a = f.vstart[f.key("chosen")]
+        for p in range(n):
+            c = f.at(starts[p]) if ends[p] - starts[p] == 1 else 0
+            if c == c'-':
                 d.pending[p] = TC_NOT_CHOSEN
-            elif part == "?":
+            elif c == c'?':
                 if view < 0 or view == p:
-                    raise f.error(cf, "? (a hidden choice) appears only in a view, for another seat",
-                                  off, 1)
+                    raise f.error(f["chosen"], "? (a hidden choice) appears only in a view, for "
+                                  "another seat", starts[p] - a, 1)
                 d.pending[p] = TC_PEND_UNK
             else:
-                m = _MOVE_INDEX.get(part)
-                if m is None:
-                    raise f.error(cf, f"{part!r} is not a move: wait, stop, pick<k>, swap<i><j>, "
-                                  f"or - (not chosen yet), ? (hidden)", off, len(part) or 1)
-                legal = _legal_list(d, p)
-                if m not in legal:
-                    raise f.error(cf, f"{part!r} is not legal for seat {p} (legal: "
-                                  f"{' '.join(_MOVE_TEXT[x] for x in legal)})", off, len(part))
+                part = f.text[starts[p]:ends[p]]
+                mv = _MOVE_INDEX.get(part)
+                if mv is None:
+                    raise f.error(f["chosen"], f"{part!r} is not a move: wait, stop, pick<k>, "
+                                  f"swap<i><j>, or - (not chosen yet), ? (hidden)", starts[p] - a,
+                                  len(part) or 1)
+                m = mv
+                nl = legal_for(d, p, legal)
+                for j in range(nl):
+                    if legal[j] == m:
+                        break
+                else:
+                    raise f.error(f["chosen"], f"{part!r} is not legal for seat {p} (legal: "
+                                  f"{' '.join([_MOVE_TEXT[legal[j]] for j in range(nl)])})",
+                                  starts[p] - a, len(part))
                 d.pending[p] = m
         # phase (views only)
         d.phase = 0
         d.caller = -1
-        if "phase" in f:
+        if f.has("phase"):
             pf = f["phase"]
             if view < 0:
                 raise f.error(pf, "only a seat's view waits for chance (phase=...)")
             if pf.value == "resolve":
                 d.phase = 1
             elif pf.value.startswith("score:") and (pf.value[6:] == "-" or (
-                    len(pf.value) == 7 and pf.value[6].isascii() and pf.value[6].isdigit() and int(pf.value[6]) < n)):
+                    len(pf.value) == 7 and pf.value[6].isascii() and pf.value[6].isdigit()
+                    and int(pf.value[6]) < n)):
                 d.phase = 2
                 d.caller = -1 if pf.value[6:] == "-" else int(pf.value[6])
             else:
                 raise f.error(pf, "write phase=resolve or phase=score:<seat or ->")
         # the seat to choose
-        tf = f["turn"]
         nchosen = 0
         while nchosen < n and d.pending[nchosen] != TC_NOT_CHOSEN:
             nchosen += 1
-        if any(d.pending[p] != TC_NOT_CHOSEN for p in range(nchosen, n)):
-            raise f.error(cf, "seats choose in seat order: after a - every seat shows -")
-        over = max(scores) >= target or d.rnd == TC_MAX_ROUNDS
-        if tf.value == "-":
+        for p in range(nchosen, n):
+            if d.pending[p] != TC_NOT_CHOSEN:
+                raise f.error(f["chosen"], "seats choose in seat order: after a - every seat "
+                              "shows -")
+        over = d.rnd == TC_MAX_ROUNDS
+        for p in range(n):
+            over = over or scores[p] >= target
+        if f.is_("turn", b"-"):
             if d.phase == 1:
-                if nchosen != n or all(d.pending[p] != TC_PEND_UNK for p in range(n)):
+                c = 0
+                for p in range(n):
+                    c = c or d.pending[p] == TC_PEND_UNK
+                if nchosen != n or not c:
                     raise f.error(f["phase"], "phase=resolve waits for hidden choices (?) once "
                                   "every seat has chosen")
             elif d.phase == 2:
                 if nchosen != 0:
-                    raise f.error(cf, "a round waiting to be scored has no choices pending")
+                    raise f.error(f["chosen"], "a round waiting to be scored has no choices "
+                                  "pending")
                 if d.rtick == 0 or scoring_slot(d) < 0:
                     raise f.error(f["phase"], "phase=score waits for unknown pile cards that "
                                   "scoring needs; there are none")
             else:
                 if not over:
-                    raise f.error(tf, f"the game is not over (no score reaches {target} and round "
-                                  f"{d.rnd} is not the last): turn must be a seat")
-                if nchosen != 0 or any(d.held[p] >= 0 for p in range(n)):
-                    raise f.error(tf, "once the game is over nobody chooses or holds a pile")
-                if any(d.known[p][k][i] != allb for p in range(n) for k in range(np) for i in range(4)):
-                    raise f.error(f["known"], "once the game is over every pile has been turned "
-                                  "over for scoring: every card is known to everyone (*)")
+                    raise f.error(f["turn"], f"the game is not over (no score reaches {target} "
+                                  f"and round {d.rnd} is not the last): turn must be a seat")
+                c = nchosen != 0
+                for p in range(n):
+                    c = c or d.held[p] >= 0
+                if c:
+                    raise f.error(f["turn"], "once the game is over nobody chooses or holds a "
+                                  "pile")
+                for p in range(n):
+                    for k in range(np):
+                        for i in range(4):
+                            if d.known[p][k][i] != allb:
+                                raise f.error(f["known"], "once the game is over every pile has "
+                                              "been turned over for scoring: every card is known "
+                                              "to everyone (*)")
                 d.h.terminal = 1
             d.h.current = NO_SEAT
         else:
-            cur = f.int("turn", 0, n - 1)
+            cur = f.int_c("turn", 0, n - 1)
             if d.phase != 0:
-                raise f.error(tf, "while a view waits for chance (phase=...) turn is -")
-            if max(scores) >= target:
-                raise f.error(tf, f"a score has reached the target {target}: the game is over and "
-                              f"turn must be -")
+                raise f.error(f["turn"], "while a view waits for chance (phase=...) turn is -")
+            for p in range(n):
+                if scores[p] >= target:
+                    raise f.error(f["turn"], f"a score has reached the target {target}: the game "
+                                  f"is over and turn must be -")
             if d.rtick >= TC_ROUND_TICKS:
                 raise f.error(f["rtick"], f"a round ends after {TC_ROUND_TICKS} ticks")
             if cur != nchosen:
-                raise f.error(tf, f"seat {nchosen} is the next to choose in this tick (chosen="
-                              f"{cf.value})")
+                raise f.error(f["turn"], f"seat {nchosen} is the next to choose in this tick "
+                              f"(chosen={f.value('chosen')})")
             d.h.current = cur
-        if view < 0 and sum(counts) != 4 * d.nmoods:
-            raise NotationError(f"the notation holds {sum(counts)} cards; with {n} players the "
+        total = 0
+        for t in range(14):
+            total += counts[t]
+        if view < 0 and total != 4 * d.nmoods:
+            raise NotationError(f"the notation holds {total} cards; with {n} players the "
                                 f"game has {4 * d.nmoods}", text)
-
-
 
     def _write_text(self):
         return write_text(self, _put_field)
@@ -1463,7 +1471,82 @@ cdef class TheCat(State):
 register(TheCat)
 
 
-cdef bint _piles_fast(TextFields f, TCData* d, list counts, int view) except -1:
+cdef int _card(TextFields f, TCData* d, str key, int col, int off, int* counts) except -1:
+    """The card at column ``col`` (``off`` into field ``key``'s value), counted in ``counts``
+    (the unknown card is not counted)."""
+    cdef int c = f.at(col), view = d.h.view_seat, t
+    t = _MOOD[c] if c < 128 else -1
+    if t == TC_UNK:
+        if view < 0:
+            raise f.error(f[key], "? (an unknown card) appears only in a seat's view, which "
+                          "has view=<seat>", off, 1)
+        return TC_UNK
+    if t < 0 or t >= d.nmoods:
+        raise f.error(f[key], f"{chr(c)!r} is not a card; with {d.h.players} players the moods "
+                      f"are {' '.join(MOODS[:d.nmoods])}"
+                      + (" (and ? in a view)" if view >= 0 else ""), off, 1)
+    counts[t] += 1
+    return t
+
+
+def _shape(TextFields f, key, int n, int np):
+    """The value as seats (/) of piles (,) of 4 characters, with each one's offset."""
+    fv = f[key]
+    seats = fv.value.split("/")
+    if len(seats) != n:
+        raise f.error(fv, f"expected {n} seats separated by /, got {len(seats)}")
+    out = []
+    off = 0
+    for p, part in enumerate(seats):
+        piles = part.split(",")
+        if len(piles) != np:
+            raise f.error(fv, f"seat {p} has {len(piles)} piles; with {n} players each has "
+                          f"{np}, separated by ,", off, len(part) or 1)
+        for k, pl in enumerate(piles):
+            if len(pl) != 4:
+                raise f.error(fv, f"pile {k} of seat {p} has {len(pl)} cards; a pile has 4",
+                              off, len(pl) or 1)
+            out.append((p, k, pl, off))
+            off += len(pl) + 1
+    return out
+
+
+cdef int _check_known(TextFields f, TCData* d, int p, int k, int i, int off) except -1:
+    """A view shows only the pile cards its seat knows (``off``: the card's offset in
+    ``known``)."""
+    cdef int view = d.h.view_seat, mask = d.known[p][k][i]
+    if view >= 0 and d.pile[p][k][i] != TC_UNK and not mask >> view & 1:
+        raise f.error(f["piles"], f"seat {view}'s view shows card {i} of seat {p}'s pile "
+                      f"{k}, which seat {view} does not know "
+                      f"(known={_known_char(mask, p, d.h.players)})", off, 1)
+    return 0
+
+
+cdef bint _known_fast(TextFields f, TCData* d) except -1:
+    """The ``known`` field read in C where it is well formed (every seat's piles of 4 of
+    ``-o*``): return 1; else 0, and ``_read`` reads it the precise way."""
+    cdef int key = f.key("known"), a, b, p, q, i, c, x, n = d.h.players, np = d.npiles
+    if not f.fast:
+        return 0
+    a = f.vstart[key]
+    b = f.vend[key]
+    if b - a != n * (np * 5) - 1:
+        return 0
+    for p in range(n):
+        for q in range(np):
+            x = a + (p * np + q) * 5
+            for i in range(4):
+                c = f.s[x + i]
+                d.known[p][q][i] = (0 if c == c'-' else 1 << p if c == c'o'
+                                    else (1 << n) - 1 if c == c'*' else 255)
+                if d.known[p][q][i] == 255:
+                    return 0
+            if x + 4 < b and f.s[x + 4] != (c'/' if q == np - 1 else c','):
+                return 0
+    return 1
+
+
+cdef bint _piles_fast(TextFields f, TCData* d, int* counts, int view) except -1:
     """The ``piles`` field read in C where it is well formed (every seat's piles of 4 known
     cards, or ``?`` in a view): return 1; else 0, and ``_read`` reads it the precise way."""
     cdef int k = f.key("piles"), a, b, p, q, i, c, n = d.h.players, nm = d.nmoods
