@@ -1240,131 +1240,196 @@ cdef class CatCards(State):
                      "orange/white; 0 Sphynx, S Siamese, P post, M mouse, L laser)")
         return "\n".join(lines)
 
-    def _read(self, f):
+    def _read(self, TextFields f):
         cdef CCData* d = &self.d
         cdef int n = d.h.players
         cdef int buf[CC_MOVES + 1]
+        cdef int counts[20]
+        cdef int scnt[20]
+        cdef int vals[5]
+        cdef int starts[8]
+        cdef int ends[8]
+        cdef int sst[8]
+        cdef int sen[8]
+        cdef unsigned char cards[128]
+        cdef unsigned char pcards[128]
+        cdef int p, k, i, j, t, a, s0, e0, colon, ncolon, npub, npriv, ns, rank, pos, sid, x
+        cdef int view = d.h.view_seat
+        cdef str desc = "0-9 a-e S P M L"
         text = f.text
         d.revealed = -1
-        if "values" in f:
-            vals = tuple(f.int_list("values", 5, 0, MAX_VALUE))
+        if f.has("values"):
+            f.ints_c("values", 5, 0, MAX_VALUE, vals)
+            _set_values(d, (vals[0], vals[1], vals[2], vals[3], vals[4]))
         else:
-            vals = DEFAULT_VALUES
-        _set_values(d, vals)
-        counts = [0] * 20
-
-        def cards(key, value, offset, unknown=True):
-            return f.cards(key, value, offset, LETTERS, counts, unknown, "0-9 a-e S P M L")
-
+            _set_values(d, DEFAULT_VALUES)
+        memset(counts, 0, sizeof(counts))
         # hands: public:private per seat
-        hf = f["hands"]
-        for p, (part, off) in enumerate(f.parts("hands", n, "/", "hands")):
-            pub_s, colon, priv_s = part.partition(":")
-            if not colon or ":" in priv_s:
-                raise f.error(hf, "a hand is public:private (- for none), e.g. 35P:-",
-                              off, len(part) or 1)
-            pub = cards("hands", pub_s, off, False)
-            priv = cards("hands", priv_s, off + len(pub_s) + 1)
-            if d.h.view_seat < 0 and len(priv) > CC_SETUP_HAND:
-                raise f.error(hf, f"seat {p} holds {len(priv)} private cards; at most the 3 of "
-                              f"the setup", off + len(pub_s) + 1, len(priv_s))
-            if len(pub) + len(priv) > CC_CARDS:
-                raise f.error(hf, "too many cards", off, len(part))
-            for t in pub:
-                d.hand[p][t] += 1
-            for t in priv:
-                d.hand[p][t] += 1
-                d.priv[p][t] += 1
-            d.hsize[p] = len(pub) + len(priv)
+        f.split_c("hands", n, c'/', "hands", starts, ends, 8)
+        a = f.vstart[f.key("hands")]
+        for p in range(n):
+            s0 = starts[p]
+            e0 = ends[p]
+            ncolon = 0
+            colon = e0
+            for i in range(s0, e0):
+                if f.at(i) == c':':
+                    if ncolon == 0:
+                        colon = i
+                    ncolon += 1
+            if ncolon != 1:
+                raise f.error(f["hands"], "a hand is public:private (- for none), e.g. 35P:-",
+                              s0 - a, (e0 - s0) or 1)
+            npub = f.cards_c("hands", s0, colon, _TABLE, LETTERS, counts, False, desc, pcards, 128)
+            npriv = f.cards_c("hands", colon + 1, e0, _TABLE, LETTERS, counts, True, desc, cards,
+                              128)
+            if view < 0 and npriv > CC_SETUP_HAND:
+                raise f.error(f["hands"], f"seat {p} holds {npriv} private cards; at most the 3 "
+                              f"of the setup", colon + 1 - a, e0 - colon - 1)
+            if npub + npriv > CC_CARDS:
+                raise f.error(f["hands"], "too many cards", s0 - a, e0 - s0)
+            for i in range(npub):
+                d.hand[p][pcards[i]] += 1
+            for i in range(npriv):
+                d.hand[p][cards[i]] += 1
+                d.priv[p][cards[i]] += 1
+            d.hsize[p] = npub + npriv
         # piles
-        pf = f["piles"]
-        for k, (part, off) in enumerate(f.parts("piles", CC_PILES, ",", "piles")):
-            pile = cards("piles", part, off)
-            if len(pile) > CC_PILE_MAX:
-                raise f.error(pf, f"pile {k} holds {len(pile)} cards; a pile holds at most 4",
-                              off, len(part))
-            for i, t in enumerate(sorted(pile)):
-                d.pile[k][i] = t
-            d.pile_n[k] = len(pile)
+        f.split_c("piles", CC_PILES, c',', "piles", starts, ends, 8)
+        a = f.vstart[f.key("piles")]
+        for k in range(CC_PILES):
+            x = f.cards_c("piles", starts[k], ends[k], _TABLE, LETTERS, counts, True, desc, cards,
+                          128)
+            if x > CC_PILE_MAX:
+                raise f.error(f["piles"], f"pile {k} holds {x} cards; a pile holds at most 4",
+                              starts[k] - a, ends[k] - starts[k])
+            for i in range(x):              # sorted by card type
+                t = cards[i]
+                j = i
+                while j > 0 and d.pile[k][j - 1] > t:
+                    d.pile[k][j] = d.pile[k][j - 1]
+                    j -= 1
+                d.pile[k][j] = t
+            d.pile_n[k] = x
         # the deck, top first
-        deck = cards("deck", f["deck"].value, 0)
-        if len(deck) > CC_CARDS:
-            raise f.error(f["deck"], f"{len(deck)} cards is more than the game has")
-        d.deck_top = CC_CARDS - len(deck)
-        for i, t in enumerate(deck):
-            d.deck[d.deck_top + i] = t
+        a = f.key("deck")
+        x = f.cards_c("deck", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, True, desc, cards,
+                      128)
+        if x > CC_CARDS:
+            raise f.error(f["deck"], f"{x} cards is more than the game has")
+        d.deck_top = CC_CARDS - x
+        for i in range(x):
+            d.deck[d.deck_top + i] = cards[i]
         # the revealed card
-        rf = f["revealed"]
-        if rf.value != "-":
-            if len(rf.value) != 1:
-                raise f.error(rf, "expected one card or -")
-            d.revealed = cards("revealed", rf.value, 0)[0]
+        if not f.is_("revealed", b"-"):
+            a = f.key("revealed")
+            if f.vend[a] - f.vstart[a] != 1:
+                raise f.error(f["revealed"], "expected one card or -")
+            f.cards_c("revealed", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, True, desc,
+                      cards, 128)
+            d.revealed = cards[0]
         # sets
-        sf = f["sets"]
-        for p, (part, off) in enumerate(f.parts("sets", n, "/", "seats' sets")):
-            if part == "-":
+        f.split_c("sets", n, c'/', "seats' sets", starts, ends, 8)
+        a = f.vstart[f.key("sets")]
+        for p in range(n):
+            s0 = starts[p]
+            e0 = ends[p]
+            if e0 - s0 == 1 and f.at(s0) == c'-':
                 continue
-            sets = part.split(",")
-            if len(sets) > CC_MAX_SETS:
-                raise f.error(sf, f"seat {p} has {len(sets)} sets; the fifth ends the game",
-                              off, len(part))
-            ids = []
-            for stext in sets:
-                ts = cards("sets", stext, off, False)
-                key = "".join(LETTERS[t] for t in sorted(ts))
-                if key not in _TEXT_TO_SET:
-                    raise f.error(sf, f"{stext!r} is not a valid set: {set_problem(ts)}",
-                                  off, len(stext) or 1)
-                ids.append(_TEXT_TO_SET[key])
-                for t in ts:
-                    d.setcards[p][t] += 1
-                    d.points[p] += d.val[t]
-                off += len(stext) + 1
-            for j, s in enumerate(sorted(ids)):     # a seat's sets are kept in move order
-                d.sets[p][j] = s
-            d.nsets[p] = len(ids)
+            ns = 0
+            j = s0
+            for i in range(s0, e0 + 1):
+                if i == e0 or f.at(i) == c',':
+                    if ns < 8:
+                        sst[ns] = j
+                        sen[ns] = i
+                    ns += 1
+                    j = i + 1
+            if ns > CC_MAX_SETS:
+                raise f.error(f["sets"], f"seat {p} has {ns} sets; the fifth ends the game",
+                              s0 - a, e0 - s0)
+            for j in range(ns):
+                memset(scnt, 0, sizeof(scnt))
+                x = f.cards_c("sets", sst[j], sen[j], _TABLE, LETTERS, scnt, False, desc, cards,
+                              128)
+                sid = -1
+                if x == 5:
+                    rank = 0
+                    pos = 0
+                    for t in range(CC_TYPES):
+                        if scnt[t]:
+                            rank += RK[pos][t][scnt[t]]
+                            pos += scnt[t]
+                    sid = RANK_TO_SET[rank]
+                if sid < 0:
+                    stext = f.text[sst[j]:sen[j]]
+                    ts = [] if stext == "-" else [LETTERS.find(ch) for ch in stext]
+                    raise f.error(f["sets"], f"{stext!r} is not a valid set: {set_problem(ts)}",
+                                  sst[j] - a, len(stext) or 1)
+                for t in range(CC_TYPES):
+                    counts[t] += scnt[t]
+                    d.setcards[p][t] += scnt[t]
+                    d.points[p] += scnt[t] * d.val[t]
+                i = j                       # a seat's sets are kept in move order (sorted)
+                while i > 0 and d.sets[p][i - 1] > sid:
+                    d.sets[p][i] = d.sets[p][i - 1]
+                    i -= 1
+                d.sets[p][i] = sid
+            d.nsets[p] = ns
         # whose turn, which step
-        stf = f["step"]
-        if stf.value not in ("1", "2", "final", "-"):
-            raise f.error(stf, "expected 1, 2, final or -")
-        d.step = {"-": STEP_OVER, "1": STEP_PLACE, "2": STEP_ACT, "final": STEP_FINAL}[stf.value]
+        if f.is_("step", b"1"):
+            d.step = STEP_PLACE
+        elif f.is_("step", b"2"):
+            d.step = STEP_ACT
+        elif f.is_("step", b"final"):
+            d.step = STEP_FINAL
+        elif f.is_("step", b"-"):
+            d.step = STEP_OVER
+        else:
+            raise f.error(f["step"], "expected 1, 2, final or -")
         if d.step == STEP_OVER:
-            if f["turn"].value != "-":
+            if not f.is_("turn", b"-"):
                 raise f.error(f["turn"], "the game is over (step=-): turn must be -")
             d.h.current = NO_SEAT
             d.h.terminal = 1
         else:
-            d.h.current = f.int("turn", 0, n - 1)
+            d.h.current = f.int_c("turn", 0, n - 1)
         if d.step == STEP_FINAL:
-            d.finals = f.int("finals", 1, n)
+            d.finals = f.int_c("finals", 1, n)
         else:
-            d.finals = f.int("finals", 0, 0)
+            d.finals = f.int_c("finals", 0, 0)
         if d.step == STEP_PLACE:
             if d.revealed < 0:
-                raise f.error(rf, "step 1 places the revealed card: it cannot be -")
-            if all(d.pile_n[k] >= CC_PILE_MAX for k in range(CC_PILES)):
-                raise f.error(pf, "step 1 needs a pile with fewer than 4 cards")
+                raise f.error(f["revealed"], "step 1 places the revealed card: it cannot be -")
+            x = 1
+            for k in range(CC_PILES):
+                x = x and d.pile_n[k] >= CC_PILE_MAX
+            if x:
+                raise f.error(f["piles"], "step 1 needs a pile with fewer than 4 cards")
         elif d.revealed >= 0:
-            raise f.error(rf, "a card is revealed only in step 1: expected -")
+            raise f.error(f["revealed"], "a card is revealed only in step 1: expected -")
         # a fifth set ends the normal turns at once, and its player has no final turn
         if d.step == STEP_PLACE or d.step == STEP_ACT:
             for p in range(n):
                 if d.nsets[p] >= CC_MAX_SETS:
-                    raise f.error(sf, f"seat {p} has 5 sets: the game is in its final turns or over")
+                    raise f.error(f["sets"], f"seat {p} has 5 sets: the game is in its final "
+                                  f"turns or over")
         elif d.step == STEP_FINAL and d.nsets[d.h.current] >= CC_MAX_SETS:
-            raise f.error(sf, f"seat {d.h.current} has 5 sets and so has no final turn")
-        check_card_counts(text, counts, COMP, CARD_NAMES, SPEC.name, d.h.view_seat >= 0)
+            raise f.error(f["sets"], f"seat {d.h.current} has 5 sets and so has no final turn")
+        check_counts(text, counts, COMP, CC_TYPES, CARD_NAMES, SPEC.name, view >= 0)
         if not d.h.terminal and self.legal_moves_c(buf) == 0:
-            raise f.error(stf, f"seat {d.h.current} would have no move here (step 2 with no pile "
-                          f"to pick up and no set)")
-
-
+            raise f.error(f["step"], f"seat {d.h.current} would have no move here (step 2 with "
+                          f"no pile to pick up and no set)")
 
     def _write_text(self):
         return write_text(self, _put_field)
 
 
 register(CatCards)
+
+
+cdef signed char _TABLE[128]
+card_table(LETTERS, _TABLE)
 
 
 cdef bytes _LETTERS_B = LETTERS.encode("ascii")
