@@ -1452,38 +1452,45 @@ cdef class CatEarth(State):
                          f"{', '.join(hand) or '(empty)'}")
         return "\n".join(lines)
 
-    def _read(self, f):
+    def _read(self, TextFields f):
         cdef CEData* d = &self.d
         cdef int n = d.h.players
-        cdef int sq, p, t, i
+        cdef int sq, p, t, i, k, a, ndeck, pending, rnd, played, winners, per, total_houses
+        cdef int counts[13]
+        cdef int starts[8]
+        cdef int ends[8]
+        cdef unsigned char cards[64]
+        cdef int turn, placed, cur
+        cdef bint setup_cards
         text = f.text
-        if "setup" in f:
+        if f.has("setup"):
             if f["setup"].value not in SETUPS:
-                raise f.error(f["setup"], "expected moves or random")
+                raise f.err("setup", "expected moves or random")
             d.setup_random = f["setup"].value == "random"
-        ph = f["phase"]
-        if ph.value not in PHASES:
-            raise f.error(ph, f"expected one of {', '.join(PHASES)}")
-        d.phase = PHASES.index(ph.value)
-        counts = [0] * 13
+        phv = f.value("phase")
+        if phv not in PHASES:
+            raise f.err("phase", f"expected one of {', '.join(PHASES)}")
+        d.phase = PHASES.index(phv)
+        memset(counts, 0, sizeof(counts))
 
         # the board
-        bf = f["board"]
         ntrees = _board_fast(f, d, n)
+        bf = f["board"] if ntrees < 0 else None
         rows = bf.value.split("/") if ntrees < 0 else ()
         if ntrees < 0 and len(rows) != 7:
-            raise f.error(bf, f"expected 7 ranks (7 to 1) separated by /, got {len(rows)}")
+            raise f.err("board", f"expected 7 ranks (7 to 1) separated by /, got {len(rows)}")
         off = 0
         if ntrees < 0:
             ntrees = 0
         valid = "." + "0123"[:n] + "TC"
         for ri, row in enumerate(rows):
             if len(row) != 7:
-                raise f.error(bf, f"rank {7 - ri} needs 7 squares (a to g), got {len(row)}", off,
+                raise f.err("board", f"rank {7 - ri} needs 7 squares (a to g), got {len(row)}",
+                            off,
                               len(row) or 1)
             for fi, ch in enumerate(row):
                 if ch not in valid:
-                    raise f.error(bf, f"{ch!r} is not a square; squares are {' '.join(valid)}",
+                    raise f.err("board", f"{ch!r} is not a square; squares are {' '.join(valid)}",
                                   off + fi, 1)
                 sq = (6 - ri) * 7 + fi
                 v = BOARD_CHARS.index(ch)
@@ -1494,7 +1501,7 @@ cdef class CatEarth(State):
                     ntrees += 1
                 elif v == CAT:
                     if d.ncats == 4:
-                        raise f.error(bf, "more than 4 cats", off + fi, 1)
+                        raise f.err("board", "more than 4 cats", off + fi, 1)
                     d.cat_sq[d.ncats] = sq
                     d.ncats += 1
             off += len(row) + 1
@@ -1502,140 +1509,154 @@ cdef class CatEarth(State):
         per = HOUSES_EACH[n]
         for p in range(n):
             if d.houses[p] > per:
-                raise f.error(bf, f"seat {p} has {d.houses[p]} houses; with {n} players each has {per}")
+                raise f.err("board", f"seat {p} has {d.houses[p]} houses; with {n} players "
+                              f"each has {per}")
         if ntrees > n * TREES_EACH[n]:
-            raise f.error(bf, f"{ntrees} trees; with {n} players there are {n * TREES_EACH[n]}")
+            raise f.err("board", f"{ntrees} trees; with {n} players there are {n * TREES_EACH[n]}")
         for sq in range(49):
             if d.board[sq] == TREE and not _tree_placement_ok(d, sq):
-                raise f.error(bf, f"the tree on {SQ_NAMES[sq]} is on or next to d4 or next to "
+                raise f.err("board", f"the tree on {SQ_NAMES[sq]} is on or next to d4 or next to "
                               f"another tree")
         if d.ncats == 0:
-            raise f.error(bf, "no cat on the board; the game starts with one on d4")
-        pending = f.int("pending", 0, 3)
+            raise f.err("board", "no cat on the board; the game starts with one on d4")
+        pending = f.int_c("pending", 0, 3)
         if d.ncats + pending > 4:
-            raise f.error(f["pending"], f"{d.ncats} cats on the board and {pending} waiting: "
+            raise f.err("pending", f"{d.ncats} cats on the board and {pending} waiting: "
                           f"there are only 4 cats")
         d.pending = pending
 
-        hf = f["hands"]
-        for p, (part, off) in enumerate(f.parts("hands", n, "/", "hands")):
-            hand = f.cards("hands", part, off, CARD_CHARS, counts)
-            if len(hand) > HAND_LIMIT + 1:
-                raise f.error(hf, f"seat {p} holds {len(hand)} cards; a hand has at most 5", off,
-                              len(part) or 1)
-            for t in hand:
-                d.hand[p][t] += 1
-            d.hand_size[p] = len(hand)
-        deck = f.cards("deck", f["deck"].value, 0, CARD_CHARS, counts)
-        if len(deck) > CE_CARDS:
-            raise f.error(f["deck"], f"{len(deck)} cards is more than the deck has")
-        d.deck_top = CE_CARDS - len(deck)
-        for i, t in enumerate(deck):
-            d.deck[d.deck_top + i] = t
-        for t in f.cards("discard", f["discard"].value, 0, CARD_CHARS, counts):
-            d.discard[t] += 1
-        check_card_counts(text, counts, COMP, CARD_LONG, SPEC.name, d.h.view_seat >= 0)
+        f.split_c("hands", n, c'/', "hands", starts, ends, 8)
+        a = f.vstart[f.key("hands")]
+        for p in range(n):
+            k = f.cards_c("hands", starts[p], ends[p], _CARD, CARD_CHARS, counts, True, "", cards,
+                          64)
+            if k > HAND_LIMIT + 1:
+                raise f.err("hands", f"seat {p} holds {k} cards; a hand has at most 5",
+                              starts[p] - a, (ends[p] - starts[p]) or 1)
+            for i in range(k):
+                d.hand[p][cards[i]] += 1
+            d.hand_size[p] = k
+        a = f.key("deck")
+        ndeck = f.cards_c("deck", f.vstart[a], f.vend[a], _CARD, CARD_CHARS, counts, True, "",
+                          cards, 64)
+        if ndeck > CE_CARDS:
+            raise f.err("deck", f"{ndeck} cards is more than the deck has")
+        d.deck_top = CE_CARDS - ndeck
+        for i in range(ndeck):
+            d.deck[d.deck_top + i] = cards[i]
+        a = f.key("discard")
+        k = f.cards_c("discard", f.vstart[a], f.vend[a], _CARD, CARD_CHARS, counts, True, "",
+                      cards, 64)
+        for i in range(min(k, 64)):
+            d.discard[cards[i]] += 1
+        check_counts(text, counts, COMP, CE_TYPES, CARD_LONG, SPEC.name, d.h.view_seat >= 0)
 
-        rnd = f.int("round", 0, MAX_ROUNDS)
-        played = f.int("played", 0, MAX_PLAYS - 1)
+        rnd = f.int_c("round", 0, MAX_ROUNDS)
+        played = f.int_c("played", 0, MAX_PLAYS - 1)
         d.round = rnd
         d.played = played
-        wf = f["winners"]
         winners = 0
-        if wf.value != "-":
+        if not f.is_("winners", b"-"):
+            wf = f["winners"]
             for part in wf.value.split(","):
-                if not (part.isascii() and part.isdigit()) or int(part) >= n or (winners >> int(part) & 1):
+                if not (part.isascii() and part.isdigit()) or int(part) >= n or (
+                        winners >> int(part) & 1):
                     raise f.error(wf, f"expected - or distinct seats 0 to {n - 1} separated by ,")
                 winners |= 1 << int(part)
-        tf = f["turn"]
-        total_houses = sum(d.houses[p] for p in range(n))
-        setup_cards = all(d.hand_size[p] == 0 for p in range(n)) and len(deck) == CE_CARDS
+        total_houses = 0
+        setup_cards = ndeck == CE_CARDS
+        for p in range(n):
+            total_houses += d.houses[p]
+            setup_cards = setup_cards and d.hand_size[p] == 0
 
         if d.phase <= PH_TREE:
             if not setup_cards:
                 raise NotationError("during setup all 40 cards are in the deck", text)
             if d.ncats != 1 or d.board[D4] != CAT or pending:
-                raise f.error(bf, "during setup the only cat is on d4")
+                raise f.err("board", "during setup the only cat is on d4")
             if rnd != 0 or played != 0 or winners:
                 raise NotationError("during setup round and played are 0 and winners is -", text)
             for sq in range(49):
                 if is_house(d.board[sq]) and not START[n][sq]:
-                    raise f.error(bf, f"a house on {SQ_NAMES[sq]}, which is no starting square "
+                    raise f.err("board", f"a house on {SQ_NAMES[sq]}, which is no starting square "
                                   f"for {n} players")
             if d.phase == PH_HOUSE:
                 placed = total_houses
                 if ntrees or placed >= n * per:
-                    raise f.error(ph, "houses are placed before trees, until all are down")
+                    raise f.err("phase", "houses are placed before trees, until all are down")
                 for p in range(n):
                     if d.houses[p] != placed // n + (1 if p < placed % n else 0):
-                        raise f.error(bf, "houses are placed one at a time from seat 0 clockwise")
+                        raise f.err("board", "houses are placed one at a time from seat 0 "
+                                    "clockwise")
                 turn = placed % n
             else:
-                if total_houses != n * per or any(d.houses[p] != per for p in range(n)):
-                    raise f.error(ph, f"trees come after all houses ({per} each) are placed")
+                if total_houses != n * per or any([d.houses[p] != per for p in range(n)]):
+                    raise f.err("phase", f"trees come after all houses ({per} each) are placed")
                 if ntrees >= n * TREES_EACH[n]:
-                    raise f.error(ph, "all trees are placed; the game is in play")
+                    raise f.err("phase", "all trees are placed; the game is in play")
                 placed = n * per + ntrees
                 turn = ((n - 1 - ntrees) % n + n) % n
-            if f.int("turn", 0, n - 1) != turn:
-                raise f.error(tf, f"seat {turn} places next")
+            if f.int_c("turn", 0, n - 1) != turn:
+                raise f.err("turn", f"seat {turn} places next")
             d.placed = placed
             d.alive = (1 << n) - 1
             d.h.current = turn
         else:
             d.placed = n * per + n * TREES_EACH[n]
             if ntrees != n * TREES_EACH[n]:
-                raise f.error(bf, f"the game is in play: all {n * TREES_EACH[n]} trees are placed")
+                raise f.err("board", f"the game is in play: all {n * TREES_EACH[n]} trees are "
+                            f"placed")
             if rnd < 1:
-                raise f.error(f["round"], "in play, rounds count from 1")
+                raise f.err("round", "in play, rounds count from 1")
             for p in range(n):
                 if d.houses[p] > 0:
                     d.alive |= 1 << p
                 elif d.hand_size[p] > 0:
-                    raise f.error(hf, f"seat {p} is out (no houses) and holds no cards")
+                    raise f.err("hands", f"seat {p} is out (no houses) and holds no cards")
             if pending and d.board[D4] == EMPTY:
-                raise f.error(f["pending"], "a waiting cat enters as soon as d4 is empty")
+                raise f.err("pending", "a waiting cat enters as soon as d4 is empty")
             if d.phase == PH_OVER:
-                if tf.value != "-":
-                    raise f.error(tf, "the game is over: turn must be -")
+                if not f.is_("turn", b"-"):
+                    raise f.err("turn", "the game is over: turn must be -")
                 if winners == 0:
-                    raise f.error(wf, "the game is over: name the winners")
+                    raise f.err("winners", "the game is over: name the winners")
                 if d.alive:
                     best = max(d.houses[p] for p in range(n))
                     expect = sum(1 << p for p in range(n) if d.houses[p] == best)
                     if winners != expect:
-                        raise f.error(wf, "the players with the most houses win")
+                        raise f.err("winners", "the players with the most houses win")
                     if d.alive & (d.alive - 1) and rnd != MAX_ROUNDS:
-                        raise f.error(f["round"], "with two players still in, the game ends only "
+                        raise f.err("round", "with two players still in, the game ends only "
                                       "after round 100")
                 if played:
-                    raise f.error(f["played"], "the game is over: played is 0")
+                    raise f.err("played", "the game is over: played is 0")
                 d.h.current = NO_SEAT
                 d.h.terminal = 1
                 d.winners = winners
             else:
                 if winners:
-                    raise f.error(wf, "the game is not over: winners is -")
+                    raise f.err("winners", "the game is not over: winners is -")
                 if d.alive & (d.alive - 1) == 0:
-                    raise f.error(bf, "with fewer than two players holding houses the game is over")
-                cur = f.int("turn", 0, n - 1)
+                    raise f.err("board", "with fewer than two players holding houses the game "
+                                "is over")
+                cur = f.int_c("turn", 0, n - 1)
                 if not d.alive >> cur & 1:
-                    raise f.error(tf, f"seat {cur} is out and cannot be the seat to move")
+                    raise f.err("turn", f"seat {cur} is out and cannot be the seat to move")
                 if CE_CARDS - d.deck_top == 0:
-                    raise f.error(f["deck"], "in play the deck is never empty (it is reshuffled "
+                    raise f.err("deck", "in play the deck is never empty (it is reshuffled "
                                   "the moment its last card is drawn)")
                 for p in range(n):
                     if p != cur and d.hand_size[p] > HAND_LIMIT:
-                        raise f.error(hf, f"seat {p} holds {d.hand_size[p]} cards; between turns "
-                                      f"a hand has at most 4")
+                        raise f.err("hands", f"seat {p} holds {d.hand_size[p]} cards; between "
+                                    f"turns a hand has at most 4")
                 if d.phase == PH_PLAY:
                     if d.hand_size[cur] == 0 or d.hand_size[cur] + played > HAND_LIMIT + 1:
-                        raise f.error(hf, f"seat {cur} to play holds 1 to {HAND_LIMIT + 1 - played} "
-                                      f"cards after playing {played}")
+                        raise f.err("hands", f"seat {cur} to play holds 1 to "
+                                    f"{HAND_LIMIT + 1 - played} cards after playing {played}")
                 else:
                     if d.hand_size[cur] <= HAND_LIMIT or played:
-                        raise f.error(ph, "a player discards only when holding more than 4 cards "
-                                      "after playing none")
+                        raise f.err("phase", "a player discards only when holding more than 4 "
+                                    "cards after playing none")
                 d.h.current = cur
         self._read_pile(f)
 
@@ -1742,6 +1763,8 @@ cdef int _board_fast(TextFields f, CEData* d, int n) except -2:
 
 cdef signed char _SQUARE[128]
 card_table(BOARD_CHARS + "!", _SQUARE)
+cdef signed char _CARD[128]
+card_table(CARD_CHARS, _CARD)
 
 
 cdef bytes _CARDS_B = CARD_CHARS.encode("ascii")
