@@ -1486,37 +1486,28 @@ cdef class CatEarth(State):
         for ri, row in enumerate(rows):
             if len(row) != 7:
                 raise f.err("board", f"rank {7 - ri} needs 7 squares (a to g), got {len(row)}",
-                            off,
-                              len(row) or 1)
+                            off, len(row) or 1)
             for fi, ch in enumerate(row):
                 if ch not in valid:
                     raise f.err("board", f"{ch!r} is not a square; squares are {' '.join(valid)}",
-                                  off + fi, 1)
-                sq = (6 - ri) * 7 + fi
+                                off + fi, 1)
                 v = BOARD_CHARS.index(ch)
-                d.board[sq] = v
-                if is_house(v):
-                    d.houses[v - 1] += 1
-                elif v == TREE:
-                    ntrees += 1
-                elif v == CAT:
-                    if d.ncats == 4:
-                        raise f.err("board", "more than 4 cats", off + fi, 1)
-                    d.cat_sq[d.ncats] = sq
-                    d.ncats += 1
+                if v == CAT and d.ncats == 4:
+                    raise f.err("board", "more than 4 cats", off + fi, 1)
+                ntrees += put_square(d, (6 - ri) * 7 + fi, v)
             off += len(row) + 1
         sort_cats(d)
         per = HOUSES_EACH[n]
         for p in range(n):
             if d.houses[p] > per:
                 raise f.err("board", f"seat {p} has {d.houses[p]} houses; with {n} players "
-                              f"each has {per}")
+                            f"each has {per}")
         if ntrees > n * TREES_EACH[n]:
             raise f.err("board", f"{ntrees} trees; with {n} players there are {n * TREES_EACH[n]}")
         for sq in range(49):
             if d.board[sq] == TREE and not _tree_placement_ok(d, sq):
                 raise f.err("board", f"the tree on {SQ_NAMES[sq]} is on or next to d4 or next to "
-                              f"another tree")
+                            f"another tree")
         if d.ncats == 0:
             raise f.err("board", "no cat on the board; the game starts with one on d4")
         pending = f.int_c("pending", 0, 3)
@@ -1748,17 +1739,20 @@ cdef int _board_fast(TextFields f, CEData* d, int n) except -2:
         return -1
     for ri in range(7):
         for fi in range(7):
-            v = _SQUARE[f.s[a + ri * 8 + fi]]
-            sq = (6 - ri) * 7 + fi
-            d.board[sq] = v
-            if is_house(v):
-                d.houses[v - 1] += 1
-            elif v == TREE:
-                ntrees += 1
-            elif v == CAT:
-                d.cat_sq[d.ncats] = sq
-                d.ncats += 1
+            ntrees += put_square(d, (6 - ri) * 7 + fi, _SQUARE[f.s[a + ri * 8 + fi]])
     return ntrees
+
+
+cdef inline int put_square(CEData* d, int sq, int v) noexcept:
+    """A square of the notation's board read: ``v`` on ``sq``, counting the houses and the
+    cats (at most 4, checked by the reader); returns 1 for a tree, else 0."""
+    d.board[sq] = v
+    if is_house(v):
+        d.houses[v - 1] += 1
+    elif v == CAT:
+        d.cat_sq[d.ncats] = sq
+        d.ncats += 1
+    return v == TREE
 
 
 cdef signed char _SQUARE[128]

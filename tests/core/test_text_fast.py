@@ -57,3 +57,29 @@ def test_fast_reader_matches_precise_reader(game_id, players):
             assert read(game_id, bad, True) == read(game_id, bad, False), bad
             checked += 1
     assert checked > 100
+
+
+def every_position(text, rng):
+    """Variants of ``text`` with each character in turn replaced: by a digit or by another
+    character of the same token (a card letter in a card field, a digit in a number), so
+    each field's typed reader meets wrong values it could almost accept (a digit out of
+    range, a move that is not legal, cards that make no set, a misplaced separator)."""
+    tokens = text.split(" ")
+    for j, tok in enumerate(tokens):
+        key, eq, value = tok.partition("=")
+        chars = sorted(set(value) | set("0129:/,-?"))
+        start = len(key) + len(eq)
+        for i in range(start, len(tok)):
+            v = tok[:i] + rng.choice(chars) + tok[i + 1:]
+            yield " ".join(tokens[:j] + [v] + tokens[j + 1:])
+
+
+@pytest.mark.parametrize("game_id", catsearch.GAMES)
+def test_fast_reader_matches_precise_reader_at_every_character(game_id):
+    rng = random.Random(11)
+    checked = 0
+    for text in positions(game_id, 3, every=7):
+        for bad in every_position(text, rng):
+            assert read(game_id, bad, True) == read(game_id, bad, False), bad
+            checked += 1
+    assert checked > 300
