@@ -16,7 +16,7 @@ from libc.stdint cimport uint64_t
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_below
 from catsearch._core.state cimport State, Header, header, copy_state
-from catsearch.search.tree cimport Arena, NO_NODE
+from catsearch.search.arena cimport Arena, NO_NODE, child_of, link_child
 
 from catsearch.search.tree import EXPLORATION, MAX_NODES
 
@@ -67,9 +67,9 @@ cdef class ISMCTSCore(TreeCore):
                     if q == p:
                         continue
                     key = st.observe_move_c(m, q)
-                    c2 = self.child_of(self.paths[q * cap + depth], key)
+                    c2 = child_of(a, &self.index, self.paths[q * cap + depth], key)
                     if c2 == NO_NODE and a.size < self.max_nodes:
-                        c2 = self.link(self.paths[q * cap + depth], key, p)
+                        c2 = link_child(a, &self.index, self.paths[q * cap + depth], key, p)
                     if c2 == NO_NODE:
                         ok = 0
                         continue

@@ -14,7 +14,7 @@ from libc.string cimport memcpy
 
 from catsearch._core.rng cimport rng_seed
 from catsearch._core.state cimport State, Header, header, copy_state
-from catsearch.search.tree cimport NO_NODE
+from catsearch.search.arena cimport NO_NODE, child_of
 
 from catsearch.search.tree import EXPLORATION, MAX_NODES
 
@@ -106,7 +106,7 @@ cdef class PIMCCore(TreeCore):
                 continue
             self.scratch.apply_c(move)
             memcpy(self.dets + t * self.size, self.scratch._data, self.size)
-            self.roots[t] = self.child_of(self.roots[t], move)
+            self.roots[t] = child_of(&self.arena, &self.index, self.roots[t], move)
 
     def forget_all(self):
         cdef int t

@@ -1,217 +1,18 @@
 # cython: language_level=3
-"""The search tree shared by ISMCTS (SO and MO) and determinized MCTS (PIMC): node storage,
-the selection policy, playouts, backup and the run loop (see ``tree.pyx``).
-
-Nodes live in one growable arena of C structs (``Node``, 32 bytes each), linked
-first-child/next-sibling and keyed by move (or, in MO-ISMCTS, by what a seat saw of a move).
-Each node keeps the visits and the summed reward *of the seat that moved into it* (max-n
-backup), and its availability count (the iterations in which its move was legal at its parent).
+"""The search shared by ISMCTS (SO and MO) and determinized MCTS (PIMC): the selection policy,
+playouts, backup and the run loop (see ``tree.pyx``), over the node arena of ``arena.pxd``.
 """
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport malloc, realloc, free
 
 from catsearch._core.rng cimport Rng
 from catsearch._core.state cimport State
+from catsearch.search.arena cimport Arena, ChildIndex
 
-# The tree's constants, in one place (the selection policy's own are in tree.pyx: EXPLORATION,
-# PRIOR and the first-play urgency of select).
+# The search's constants, in one place (the selection policy's own are in tree.pyx:
+# EXPLORATION, PRIOR and the first-play urgency of select; the memory's in arena.pxd).
 cdef enum:
-    NO_NODE = -1
-    ARENA_START = 4096      # nodes allocated for a new arena
-    ARENA_REGROW = 1024     # nodes of the first growth of an arena that has none
     PATH_START = 64         # path entries per tree at first (doubled as needed)
     STALL_MIN = 1000        # see TreeCore.run_c: the fewest idle iterations that end a search
-    RELAYOUT_START = 16384  # see TreeCore.relayout: the arena size of the first relayout
-    WIDE = 32               # children that make a node wide (see ChildIndex)
-    INDEX_START = 1024      # entries of a new child index
-
-
-ctypedef struct Node:
-    int move          # the key: the move, or the observation of it, that leads here
-    int child         # first child, NO_NODE if none
-    int sibling       # next sibling, NO_NODE if none
-    int visits        # iterations through this node
-    int avail         # iterations in which this node's move was available at its parent
-    signed char player  # the seat that made the move into this node (-1 at a root)
-    unsigned char wide  # 1: its children are also in the core's ChildIndex (TreeCore.select)
-    short hmove       # the prior's move here (the heuristic's, see TreeCore.prior_move); -1: none yet
-    double reward     # summed reward of `player` over the visits
-
-
-ctypedef struct Arena:
-    Node* nodes
-    int size          # nodes in use
-    int cap           # nodes allocated
-
-
-cdef inline int arena_init(Arena* a, int cap) noexcept nogil:
-    a.nodes = <Node*>malloc(sizeof(Node) * cap)
-    a.size = 0
-    a.cap = cap if a.nodes != NULL else 0
-    return a.nodes != NULL
-
-
-cdef inline void arena_free(Arena* a) noexcept nogil:
-    free(a.nodes)
-    a.nodes = NULL
-    a.size = 0
-    a.cap = 0
-
-
-cdef inline int arena_add(Arena* a, int move, int player) noexcept nogil:
-    """A new unlinked node; NO_NODE when memory runs out."""
-    cdef Node* grown
-    cdef int cap
-    cdef Node* n
-    if a.size == a.cap:
-        cap = a.cap * 2 if a.cap > 0 else ARENA_REGROW
-        grown = <Node*>realloc(a.nodes, sizeof(Node) * cap)
-        if grown == NULL:
-            return NO_NODE
-        a.nodes = grown
-        a.cap = cap
-    n = &a.nodes[a.size]
-    n.move = move
-    n.child = NO_NODE
-    n.sibling = NO_NODE
-    n.visits = 0
-    n.avail = 0
-    n.player = <signed char>player
-    n.wide = 0
-    n.hmove = -1
-    n.reward = 0.0
-    a.size += 1
-    return a.size - 1
-
-
-cdef inline int arena_link(Arena* a, int parent, int move, int player) noexcept nogil:
-    """A new child of ``parent`` keyed by ``move`` (put first among its siblings)."""
-    cdef int k = arena_add(a, move, player)
-    if k != NO_NODE:
-        a.nodes[k].sibling = a.nodes[parent].child
-        a.nodes[parent].child = k
-    return k
-
-
-ctypedef struct IndexEntry:
-    int parent        # NO_NODE: an empty slot
-    int move
-    int child
-
-
-ctypedef struct ChildIndex:
-    # The children of wide nodes by (parent, move): an open-addressing hash table. In ISMCTS
-    # a node's children are every move seen there in any determinization, so the nodes an
-    # iteration passes through gather hundreds (Cat Cards) while a few are legal at a time;
-    # selection then looks the legal moves up here instead of scanning the sibling list.
-    IndexEntry* slots
-    int cap           # a power of two (0: not allocated)
-    int size          # entries in use
-
-
-cdef inline unsigned int index_slot(int parent, int move, int cap) noexcept nogil:
-    cdef uint64_t z = ((<uint64_t><unsigned int>parent) << 32) | <unsigned int>move
-    z = (z ^ (z >> 31)) * <uint64_t>0x9E3779B97F4A7C15
-    return <unsigned int>(z >> 32) & <unsigned int>(cap - 1)
-
-
-cdef inline int index_get(ChildIndex* ix, int parent, int move) noexcept nogil:
-    """The child of ``parent`` keyed ``move``, or NO_NODE."""
-    cdef unsigned int i
-    cdef IndexEntry* e
-    if ix.cap == 0:
-        return NO_NODE
-    i = index_slot(parent, move, ix.cap)
-    while True:
-        e = &ix.slots[i]
-        if e.parent == NO_NODE:
-            return NO_NODE
-        if e.parent == parent and e.move == move:
-            return e.child
-        i = (i + 1) & <unsigned int>(ix.cap - 1)
-
-
-cdef inline int index_grow(ChildIndex* ix, int cap) noexcept nogil:
-    """Rehash into ``cap`` slots; 0 when memory runs out (the index is then unchanged)."""
-    cdef IndexEntry* fresh = <IndexEntry*>malloc(sizeof(IndexEntry) * cap)
-    cdef IndexEntry* old = ix.slots
-    cdef int k, oldcap = ix.cap
-    cdef unsigned int i
-    if fresh == NULL:
-        return 0
-    for k in range(cap):
-        fresh[k].parent = NO_NODE
-    for k in range(oldcap):
-        if old[k].parent != NO_NODE:
-            i = index_slot(old[k].parent, old[k].move, cap)
-            while fresh[i].parent != NO_NODE:
-                i = (i + 1) & <unsigned int>(cap - 1)
-            fresh[i] = old[k]
-    free(old)
-    ix.slots = fresh
-    ix.cap = cap
-    return 1
-
-
-cdef inline int index_put(ChildIndex* ix, int parent, int move, int child) noexcept nogil:
-    """Add a child (not there yet); 0 when memory runs out."""
-    cdef unsigned int i
-    if 2 * (ix.size + 1) > ix.cap:
-        if ix.cap > (1 << 29) or not index_grow(ix, ix.cap * 2 if ix.cap else INDEX_START):
-            return 0
-    i = index_slot(parent, move, ix.cap)
-    while ix.slots[i].parent != NO_NODE:
-        i = (i + 1) & <unsigned int>(ix.cap - 1)
-    ix.slots[i].parent = parent
-    ix.slots[i].move = move
-    ix.slots[i].child = child
-    ix.size += 1
-    return 1
-
-
-cdef inline void index_clear(ChildIndex* ix) noexcept nogil:
-    cdef int k
-    for k in range(ix.cap):
-        ix.slots[k].parent = NO_NODE
-    ix.size = 0
-
-
-cdef inline void index_free(ChildIndex* ix) noexcept nogil:
-    free(ix.slots)
-    ix.slots = NULL
-    ix.cap = 0
-    ix.size = 0
-
-
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define CATSEARCH_PREFETCH(p) __builtin_prefetch(p)
-    #else
-    #define CATSEARCH_PREFETCH(p) ((void)0)
-    #endif
-    """
-    # a hint to start loading the cache line at ``p`` (nothing where the compiler has none)
-    void prefetch "CATSEARCH_PREFETCH"(const void* p) noexcept nogil
-
-
-cdef inline void prefetch_children(Arena* a, int node) noexcept nogil:
-    """Start loading the first children of ``node`` (laid out side by side by
-    ``TreeCore.relayout``) while the game applies the move that leads to it."""
-    cdef int ch = a.nodes[node].child
-    cdef int k
-    if ch != NO_NODE:
-        for k in range(ch, min(ch + 8, a.size), 2):     # 8 nodes: four cache lines
-            prefetch(&a.nodes[k])
-
-
-cdef inline int find_child(Arena* a, int parent, int move) noexcept nogil:
-    cdef int ch = a.nodes[parent].child
-    while ch != NO_NODE:
-        if a.nodes[ch].move == move:
-            return ch
-        ch = a.nodes[ch].sibling
-    return NO_NODE
 
 
 cdef class TreeCore:
@@ -255,11 +56,6 @@ cdef class TreeCore:
                      int cutoff, int max_depth, int max_nodes, bint use_avail, uint64_t seed,
                      double prior)
     cdef void _compact(self)
-    cdef int relayout(self) noexcept nogil
-    cdef int link(self, int parent, int move, int player) noexcept nogil
-    cdef int child_of(self, int parent, int move) noexcept nogil
-    cdef void make_wide(self, int node) noexcept nogil
-    cdef void reindex(self) noexcept nogil
     cdef int ensure_path(self, int depth) noexcept nogil
     cdef int prior_move(self, State st, int node) noexcept nogil
     cdef long long mark_legal(self, int n, int* untried) noexcept nogil

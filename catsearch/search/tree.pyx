@@ -1,7 +1,8 @@
 # cython: language_level=3
-"""The search tree of the MCTS searchers, in C: node storage and the selection policy.
+"""The search of the MCTS searchers, in C: the selection policy, playouts, backup, the run loop.
 
-:class:`TreeCore` is one worker's search: an arena of C nodes (``tree.pxd``), a scratch state,
+:class:`TreeCore` is one worker's search: an arena of C nodes (``arena.pxd``; laying the
+trees out and indexing wide nodes in ``arena.pyx``), a scratch state,
 a seeded generator and the buffers of one iteration. Its subclasses walk their trees in
 ``_iterate``: :class:`catsearch.search.ismcts.ISMCTSCore` (SO- and MO-ISMCTS) and
 :class:`catsearch.search.pimc.PIMCCore` (determinized MCTS). Everything else is here, once:
@@ -24,6 +25,10 @@ from libc.string cimport memset
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_below
 from catsearch._core.state cimport State, Header, header, MAX_PLAYERS, random_playout
+from catsearch.search.arena cimport (Node, IndexEntry, NO_NODE, WIDE, ARENA_START, arena_init,
+                                     arena_add, arena_free, index_free, index_get,
+                                     prefetch, prefetch_children, child_of, link_child,
+                                     make_wide, relayout, reindex, copy_tree, next_relayout)
 from catsearch.search.clock cimport now_c
 
 # -- the policy's constants, in one place (the option declarations take their defaults here)
@@ -44,57 +49,6 @@ NODE_BYTES = sizeof(Node)
 def monotonic() -> float:
     """The clock the search loop reads (``CLOCK_MONOTONIC``, as ``time.perf_counter``)."""
     return now_c()
-
-
-cdef inline int next_relayout(int size) noexcept nogil:
-    """The arena size of the relayout after one at ``size`` nodes (see TreeCore.relayout)."""
-    if size < RELAYOUT_START:
-        return RELAYOUT_START
-    return size + size // 4 if size < (1 << 29) else 0x7FFFFFFF
-
-
-cdef int copy_tree(Arena* src, int root, Arena* dst) noexcept nogil:
-    """Copy the subtree of ``src`` under ``root`` into ``dst`` (breadth first, children in
-    their order); return the new root, or NO_NODE when memory runs out."""
-    cdef int* queue
-    cdef int head = 0, tail = 0, s, d, ch, nd, last
-    cdef int new_root = arena_add(dst, src.nodes[root].move, src.nodes[root].player)
-    if new_root == NO_NODE:
-        return NO_NODE
-    dst.nodes[new_root] = src.nodes[root]
-    dst.nodes[new_root].child = NO_NODE
-    dst.nodes[new_root].sibling = NO_NODE
-    queue = <int*>malloc(sizeof(int) * 2 * (src.size + 1))
-    if queue == NULL:
-        return new_root
-    queue[0] = root
-    queue[1] = new_root
-    tail = 2
-    while head < tail:
-        s = queue[head]
-        d = queue[head + 1]
-        head += 2
-        last = NO_NODE
-        ch = src.nodes[s].child
-        while ch != NO_NODE:
-            nd = arena_add(dst, src.nodes[ch].move, src.nodes[ch].player)
-            if nd == NO_NODE:
-                free(queue)
-                return new_root
-            dst.nodes[nd] = src.nodes[ch]
-            dst.nodes[nd].child = NO_NODE
-            dst.nodes[nd].sibling = NO_NODE
-            if last == NO_NODE:
-                dst.nodes[d].child = nd
-            else:
-                dst.nodes[last].sibling = nd
-            last = nd
-            queue[tail] = ch
-            queue[tail + 1] = nd
-            tail += 2
-            ch = src.nodes[ch].sibling
-    free(queue)
-    return new_root
 
 
 cdef class TreeCore:
@@ -151,78 +105,8 @@ cdef class TreeCore:
         self.gen = 0
         for i in range(ntrees):
             self.roots[i] = arena_add(&self.arena, -1, -1)
-        self.relayout_at = RELAYOUT_START
+        self.relayout_at = next_relayout(0)
         self.reset_counters()
-
-    cdef int relayout(self) noexcept nogil:
-        """Copy the trees into a fresh arena breadth first, so that every node's children sit
-        side by side and the nodes near the roots (visited by every iteration) share a few
-        pages: selection walks sibling lists, which a growing tree otherwise scatters across
-        the whole arena (a cache miss per child). The copy keeps every node and the order of
-        children, so the search goes on exactly as before, only faster; ``run_c`` calls it
-        each time the arena doubles from ``RELAYOUT_START`` nodes (a copy of ``n`` nodes every
-        ``n`` new nodes: about two copies per node in all). Returns 0 (and changes nothing)
-        when memory runs out."""
-        cdef Arena fresh
-        cdef int q, ok = 1
-        cdef int* roots = <int*>malloc(sizeof(int) * self.ntrees)
-        if roots == NULL:
-            return 0
-        if not arena_init(&fresh, self.arena.cap):
-            free(roots)
-            return 0
-        for q in range(self.ntrees):
-            roots[q] = NO_NODE
-            if self.roots[q] != NO_NODE:
-                roots[q] = copy_tree(&self.arena, self.roots[q], &fresh)
-                ok = ok and roots[q] != NO_NODE
-        # every node copied: none lost to memory, none outside the live trees
-        if ok and fresh.size == self.arena.size:
-            for q in range(self.ntrees):
-                self.roots[q] = roots[q]
-            arena_free(&self.arena)
-            self.arena = fresh
-            self.reindex()
-        else:
-            ok = 0
-            arena_free(&fresh)
-        free(roots)
-        return ok
-
-    cdef int link(self, int parent, int move, int player) noexcept nogil:
-        """A new child of ``parent`` keyed ``move`` (``arena_link``), in the index too if
-        ``parent`` is wide; NO_NODE when memory runs out."""
-        cdef int k = arena_link(&self.arena, parent, move, player)
-        if k != NO_NODE and self.arena.nodes[parent].wide:
-            if not index_put(&self.index, parent, move, k):
-                self.arena.nodes[parent].wide = 0      # back to its sibling list
-        return k
-
-    cdef int child_of(self, int parent, int move) noexcept nogil:
-        """The child of ``parent`` keyed ``move``, or NO_NODE."""
-        if self.arena.nodes[parent].wide:
-            return index_get(&self.index, parent, move)
-        return find_child(&self.arena, parent, move)
-
-    cdef void make_wide(self, int node) noexcept nogil:
-        """Put the children of ``node`` in the index: selection looks its legal moves up
-        from now on (a node stays narrow if memory runs out)."""
-        cdef int ch = self.arena.nodes[node].child
-        while ch != NO_NODE:
-            if not index_put(&self.index, node, self.arena.nodes[ch].move, ch):
-                return
-            ch = self.arena.nodes[ch].sibling
-        self.arena.nodes[node].wide = 1
-
-    cdef void reindex(self) noexcept nogil:
-        """Index the children of every wide node again (after the nodes moved)."""
-        cdef int k, ch
-        cdef Node* nodes = self.arena.nodes
-        index_clear(&self.index)
-        for k in range(self.arena.size):
-            if nodes[k].wide:
-                nodes[k].wide = 0
-                self.make_wide(k)
 
     def reset_counters(self):
         """Zero the per-search counters (iterations, root value, depth, stop flag)."""
@@ -283,7 +167,7 @@ cdef class TreeCore:
         cdef int ch
         if ((self.max_depth == 0 or depth <= self.max_depth)
                 and self.arena.size + reserve <= self.max_nodes):
-            ch = self.link(node, m, player)
+            ch = link_child(&self.arena, &self.index, node, m, player)
             if ch != NO_NODE:
                 self.arena.nodes[ch].avail = 1
                 expanded[0] = 1
@@ -395,7 +279,7 @@ cdef class TreeCore:
                 ch = nd.sibling
                 width += 1
         if width > WIDE:
-            self.make_wide(node)
+            make_wide(&self.arena, &self.index, node)
         if untried > 0:
             m = -1
             if not puct:
@@ -485,7 +369,7 @@ cdef class TreeCore:
             if stall and self.idle >= STALL_MIN and self.idle >= self.arena.size:
                 break           # the same test as the property stalled
             if self.arena.size >= self.relayout_at:
-                self.relayout()
+                relayout(&self.arena, &self.index, self.roots, self.ntrees)
                 self.relayout_at = next_relayout(self.arena.size)
             size = self.arena.size
             if not self.iterate():
@@ -515,7 +399,7 @@ cdef class TreeCore:
         memory, or nodes outside the live trees after a root moved without ``rebase``)."""
         cdef int ok
         with nogil:
-            ok = self.relayout()
+            ok = relayout(&self.arena, &self.index, self.roots, self.ntrees)
         return ok != 0
 
     def set_max_depth(self, int max_depth):
@@ -646,7 +530,7 @@ cdef class TreeCore:
         cdef int r = self.roots[tree]
         cdef int ch = NO_NODE
         if r != NO_NODE and key is not None:
-            ch = self.child_of(r, key)
+            ch = child_of(&self.arena, &self.index, r, key)
         self.roots[tree] = ch
 
     cdef void _compact(self):
@@ -667,7 +551,7 @@ cdef class TreeCore:
             self.roots[q] = r
         arena_free(&self.arena)
         self.arena = fresh
-        self.reindex()
+        reindex(&self.arena, &self.index)
         self.relayout_at = next_relayout(fresh.size)
 
     def rebase(self, State view, uint64_t seed):
