@@ -163,7 +163,8 @@ def _cmd_tune(args) -> int:
     from catsearch.search.spec import PlayerSpec
     template = PlayerSpec.parse(args.template)
     config = TuneConfig(game=args.game, template=str(template), opponent=args.opponent,
-                        params=tuple(TuneParam.parse(p, template) for p in args.param),
+                        params=tuple(TuneParam.parse(p, template, args.game)
+                                     for p in args.param),
                         steps=args.steps, groups=args.groups, seed=args.seed,
                         game_options=_game_options(args.option))
     res = run_tune(config, out=args.out, concurrency=args.concurrency, backend=args.backend,

@@ -30,6 +30,7 @@ from catsearch.arena.config import MatchConfig
 from catsearch.arena.entrants import Entrant
 from catsearch.arena.match import MatchInterrupted, run_match
 from catsearch.arena.progress import format_duration
+from catsearch.search.options import NO_GAME_DEFAULT, game_default
 from catsearch.search.spec import PlayerSpec
 
 __all__ = ["TuneParam", "TuneConfig", "TuneResult", "TuneFileError", "SPSA", "run_tune",
@@ -66,9 +67,11 @@ class TuneParam:
     integer: bool = False
 
     @classmethod
-    def parse(cls, text: str, template: PlayerSpec) -> TuneParam:
+    def parse(cls, text: str, template: PlayerSpec, game: str | None = None) -> TuneParam:
         """``name=low:high`` or ``name=low:high:c_end`` or ``name=low:high:c_end:r_end``; the
-        option must be a number option of the template's player."""
+        option must be a number option of the template's player. It starts from the
+        template's value, else the option's default (in ``game``, for an option whose default
+        is the game's)."""
         if not isinstance(text, str):
             raise TypeError(f"a tuned parameter is a str like 'exploration=0.2:2', not "
                             f"{type(text).__name__}")
@@ -97,7 +100,11 @@ class TuneParam:
         if c_end <= 0 or r_end <= 0:
             raise ValueError(f"{text!r}: c_end and r_end are numbers > 0")
         given = template.get(full)
-        start = float(given if given is not None else option.default)
+        if given is None:
+            given = option.default
+        if given is None:       # an option whose default is the game's (search.options)
+            given = game_default(full, game) if full in NO_GAME_DEFAULT else low
+        start = float(given)
         start = min(max(start, low), high)
         return cls(full, low, high, start, c_end, r_end, option.kind is int)
 

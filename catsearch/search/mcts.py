@@ -28,6 +28,7 @@ from catsearch.search.options import (
     PIMC_ALIASES,
     PIMC_OPTIONS,
     configure,
+    game_default,
     refuse,
 )
 from catsearch.search.pimc import PIMCCore
@@ -95,9 +96,10 @@ class MCTSPlayer(Player):
         parent seeds each search)."""
         return dict(self._values, workers=1, parallel="threads", seed=None)
 
-    def _core_kwargs(self) -> dict:
+    def _core_kwargs(self, game_id: str) -> dict:
+        cutoff = self.cutoff if self.cutoff is not None else game_default("cutoff", game_id)
         return dict(c=self.exploration, heuristic=self.playout == "heuristic",
-                    cutoff=self.cutoff, max_nodes=self.max_nodes, prior=self.prior)
+                    cutoff=cutoff, max_nodes=self.max_nodes, prior=self.prior)
 
     @property
     def bytes_per_node(self) -> int:
@@ -294,7 +296,7 @@ class ISMCTS(MCTSPlayer):
 
     def _new_core(self, view, seat, seed, worker, nworkers):
         return ISMCTSCore(view, seat, mo=self.resolved_mode(view) == "mo", seed=seed,
-                          **self._core_kwargs())
+                          **self._core_kwargs(view.game_id))
 
     def _rebase(self, core, view, seed):
         core.rebase(view, seed)
@@ -342,7 +344,8 @@ class DeterminizedMCTS(MCTSPlayer):
 
     def _new_core(self, view, seat, seed, worker, nworkers):
         share = split(self.determinizations, nworkers)[worker]
-        return PIMCCore(view, seat, determinizations=share, seed=seed, **self._core_kwargs())
+        return PIMCCore(view, seat, determinizations=share, seed=seed,
+                        **self._core_kwargs(view.game_id))
 
     def _rebase(self, core, view, seed):
         core.rebase_pimc(view, seed)

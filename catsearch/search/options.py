@@ -68,6 +68,23 @@ FORCED = Option("forced", ("instant", "search"), "instant",
 
 # -- ISMCTS and determinized MCTS (PIMC) -----------------------------------------------------
 
+#: the defaults that depend on the game, of the options declared with ``None`` for "the
+#: game's" (measured in docs/search.rst, "Defaults by game"): random playouts of The Cat and
+#: Cat Earth are long and say little, so there a playout is cut off and the game's
+#: evaluation scores it
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "the-cat": {"cutoff": 8},
+    "cat-earth": {"cutoff": 10},
+}
+#: what those options are in a game that sets none
+NO_GAME_DEFAULT: dict[str, Any] = {"cutoff": 0}
+
+
+def game_default(option: str, game_id: str | None) -> Any:
+    """The default of ``option`` (one of :data:`NO_GAME_DEFAULT`) in the game ``game_id``."""
+    return GAME_DEFAULTS.get(game_id, {}).get(option, NO_GAME_DEFAULT[option])
+
+
 #: what both MCTS searchers take, in the order their specs are written
 MCTS_OPTIONS: tuple[Option, ...] = (
     ITERATIONS,
@@ -76,7 +93,8 @@ MCTS_OPTIONS: tuple[Option, ...] = (
     Option("final", ("visits", "mean"), "visits", doc="how the move is picked"),
     Option("playout", ("random", "heuristic"), "random", doc="the playout policy"),
     Option("prior", float, PRIOR, 0.0, 1.0, doc="the weight of the heuristic's move (PUCT)"),
-    Option("cutoff", int, 0, 0, C_INT_MAX, doc="playout moves before the evaluation (0: none)"),
+    Option("cutoff", int, None, 0, C_INT_MAX, none_ok=True,
+           doc="playout moves before the evaluation (0: none; default: the game's)"),
     SEED,
     Option("reuse", bool, False, doc="keep the tree from one search to the next"),
     Option("workers", int, 1, 1, MAX_WORKERS, doc="threads or processes"),

@@ -38,6 +38,8 @@ def test_parameters_are_checked_against_the_players_declarations():
     cut = TuneParam.parse("cutoff=0:40:2:0.1", TEMPLATE)
     assert cut.integer and cut.value(7.6) == 8 and cut.value(99) == 40
     assert TuneParam.parse("exploration=0.2:2", PlayerSpec.parse("ismcts:c=5")).start == 2.0
+    # an option whose default is the game's starts from that game's value
+    assert cut.start == 0 and TuneParam.parse("cutoff=0:40", TEMPLATE, "the-cat").start == 8
     for bad, kind, words in [
         ("nosuch=0:1", ValueError, "has no option 'nosuch'"),
         ("final=0:1", ValueError, "not a number"),

@@ -283,10 +283,19 @@ def test_the_cap_on_games_and_the_idle_expiry():
         assert c.get(f"/api/game/{a}").status_code == 404
 
 
-def test_the_ai_thinks_off_the_event_loop_and_stops_when_the_page_goes_away():
+@pytest.fixture
+def long_hard_level(monkeypatch):
+    """The ``hard`` level searching up to 30 seconds a move, so that a test sees it think
+    however fast the machine (the tests stop it long before)."""
+    from catsearch.play.levels import Level
+    monkeypatch.setitem(LEVELS, "hard", Level("hard", "ismcts:iterations=0,seconds=30",
+                                              "a long search, for the tests"))
+
+
+def test_the_ai_thinks_off_the_event_loop_and_stops_when_the_page_goes_away(long_hard_level):
     app = create_app(abandon_seconds=60)
     with TestClient(app) as c:
-        # seat 0 (the AI, hard: up to 10,000 iterations) moves first in The Cat's long game
+        # seats 0 and 1 (the AI, searching up to 30 s) move first
         gid = open_game(c, "cat-earth", 3, 2, level="hard", seed=4)
         web = app.state.games.get(gid)
         seen = None
@@ -309,7 +318,7 @@ def test_the_ai_thinks_off_the_event_loop_and_stops_when_the_page_goes_away():
         assert time.monotonic() - t1 < 2
 
 
-def test_a_page_that_stops_asking_pauses_the_ai():
+def test_a_page_that_stops_asking_pauses_the_ai(long_hard_level):
     app = create_app(abandon_seconds=0.3)
     with TestClient(app) as c:
         gid = open_game(c, "cat-earth", 3, 2, level="hard", seed=4)

@@ -463,3 +463,23 @@ def test_a_dropped_searcher_is_freed_at_once(spec, opening):
     ref = weakref.ref(p)
     del p
     assert ref() is None
+
+
+def test_the_cutoff_defaults_to_the_games():
+    """``cutoff`` left out is the game's (search.options.GAME_DEFAULTS: The Cat and Cat Earth
+    cut their long random playouts off); given, even as 0, it is the player's own, and its
+    spec says so."""
+    from catsearch.search.options import GAME_DEFAULTS, game_default
+    assert game_default("cutoff", "the-cat") == GAME_DEFAULTS["the-cat"]["cutoff"] > 0
+    assert game_default("cutoff", "herding-cats") == 0
+    player = ISMCTS(iterations=50, seed=1)
+    assert player.cutoff is None and player.spec == "ismcts:iterations=50,seed=1"
+    own = ISMCTS(iterations=50, seed=1, cutoff=0)
+    assert own.spec == "ismcts:iterations=50,cutoff=0,seed=1"
+    assert catsearch.make_player(own.spec).cutoff == 0
+    state = catsearch.new_game("the-cat", 2, seed=3)
+    # left out, the cut-off is the game's: the same search as with it given; not as with none
+    by_game = ISMCTS(iterations=300, seed=1).search(state)
+    explicit = ISMCTS(iterations=300, seed=1, cutoff=GAME_DEFAULTS["the-cat"]["cutoff"])
+    none = ISMCTS(iterations=300, seed=1, cutoff=0).search(state)
+    assert by_game.stats == explicit.search(state).stats != none.stats
