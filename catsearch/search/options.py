@@ -70,8 +70,8 @@ FORCED = Option("forced", ("instant", "search"), "instant",
 
 #: the defaults that depend on the game, of the options declared with ``None`` for "the
 #: game's" (measured in docs/search.rst, "Defaults by game"): random playouts of The Cat and
-#: Cat Earth are long and say little, so there a playout is cut off and the game's
-#: evaluation scores it
+#: Cat Earth are long, so there a playout is cut off and the game's evaluation scores it
+#: (Cat Earth: far stronger at equal iterations; The Cat: as strong, 17 times faster)
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "the-cat": {"cutoff": 8},
     "cat-earth": {"cutoff": 10},
