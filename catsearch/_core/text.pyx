@@ -1,6 +1,8 @@
 # cython: language_level=3
 """A state's notation: the kit writes and reads its own fields (``players``, ``rng``, ``view``)
-around the game's (its ``_write`` / ``_read``), in the order the game's spec declares.
+around the game's, in the order the game's spec declares: the game reads its fields in
+``_read`` and writes them with a C field writer (``_write_text``, through ``write_text``), or,
+simpler and slower, returns them from ``_write`` (the toy games do).
 
 Reading goes through :class:`TextFields`: typed access to the fields of an ASCII line for the
 valid input that a server reads many times a second. Wherever it finds something it does not
