@@ -49,7 +49,7 @@ def mutants(text, rng):
 def test_fast_reader_matches_precise_reader(game_id, players):
     rng = random.Random(7)
     checked = 0
-    for text in positions(game_id, players, every=11):
+    for text in positions(game_id, players, every=23):
         fast = read(game_id, text, True)
         assert fast[0] == "ok" and fast[1] == text
         assert fast == read(game_id, text, False)
@@ -78,7 +78,7 @@ def every_position(text, rng):
 def test_fast_reader_matches_precise_reader_at_every_character(game_id):
     rng = random.Random(11)
     checked = 0
-    for text in positions(game_id, 3, every=19):
+    for text in positions(game_id, 3, every=37):
         for bad in every_position(text, rng):
             assert read(game_id, bad, True) == read(game_id, bad, False), bad
             checked += 1
