@@ -28,7 +28,6 @@ ctypedef struct Node:
     int avail         # iterations in which this node's move was available at its parent
     signed char player  # the seat that made the move into this node (-1 at a root)
     unsigned char wide  # 1: its children are also in the core's ChildIndex (TreeCore.select)
-    short hmove       # the prior's move here (the heuristic's, see TreeCore.prior_move); -1: none yet
     double reward     # summed reward of `player` over the visits
 
 
@@ -72,7 +71,6 @@ cdef inline int arena_add(Arena* a, int move, int player) noexcept nogil:
     n.avail = 0
     n.player = <signed char>player
     n.wide = 0
-    n.hmove = -1
     n.reward = 0.0
     a.size += 1
     return a.size - 1

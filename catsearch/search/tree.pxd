@@ -57,7 +57,7 @@ cdef class TreeCore:
                      double prior)
     cdef void _compact(self)
     cdef int ensure_path(self, int depth) noexcept nogil
-    cdef int prior_move(self, State st, int node) noexcept nogil
+    cdef int prior_move(self, State st) noexcept nogil
     cdef long long mark_legal(self, int n, int* untried) noexcept nogil
     cdef int draw_untried(self, long long g, int n, int count, int exclude) noexcept nogil
     cdef int select(self, int node, int n, int player, int depth, int reserve,
