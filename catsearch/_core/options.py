@@ -21,6 +21,7 @@ value and the range.
 from __future__ import annotations
 
 import math
+import os
 import numbers
 import operator
 from collections.abc import Callable, Mapping
@@ -32,6 +33,7 @@ __all__ = [
     "OptionError",
     "SEED_MAX",
     "check_seed",
+    "fresh_seed",
     "check_options",
     "check_int",
     "as_int",
@@ -242,6 +244,11 @@ def check_seed(value: Any, name: str = "seed", *, none_ok: bool = True) -> int |
     opt = SEED if name == "seed" and none_ok else Option(name, int, None, 0, SEED_MAX,
                                                          none_ok=none_ok)
     return opt.check(value)
+
+
+def fresh_seed() -> int:
+    """A 64-bit seed from the operating system, for ``seed=None``."""
+    return int.from_bytes(os.urandom(8), "little")
 
 
 def as_int(value: Any, name: str) -> int:

@@ -14,9 +14,7 @@ from cpython.long cimport PyLong_CheckExact, PyLong_AsLongAndOverflow
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_next
 
-import os
-
-from catsearch._core.options import as_int, check_int, check_seed
+from catsearch._core.options import as_int, check_int, check_seed, fresh_seed
 from catsearch.errors import IllegalMoveError, InvalidMoveError
 
 
@@ -29,19 +27,7 @@ cdef void copy_state(State dst, State src) noexcept nogil:
 MAX_PERFT_DEPTH = 64
 
 
-def fresh_seed():
-    """A 64-bit seed from the operating system, for ``seed=None``."""
-    return int.from_bytes(os.urandom(8), "little")
-
-
-cdef list _TEXT = [None, None]    # text.read_state, text.write_state: imported on first use
-                                 # (the text module cimports this one)
-
-
-cdef _load_text():
-    from catsearch._core.text import read_state, write_state
-    _TEXT[0] = read_state
-    _TEXT[1] = write_state
+cdef object _text = None     # catsearch._core.text, imported on first use (it cimports this)
 
 
 cdef class State:
@@ -176,9 +162,10 @@ cdef class State:
         :raises NotationError: the text does not parse or describes an impossible state;
             the message names the token and its column.
         """
-        if _TEXT[0] is None:
-            _load_text()
-        return _TEXT[0](cls, text)
+        global _text
+        if _text is None:
+            from catsearch._core import text as _text
+        return _text.read_state(cls, text)
 
     def _set_options(self, dict options):
         """Write the checked ``options`` (every declared one) into the game's struct."""
@@ -502,9 +489,10 @@ cdef class State:
         ``players`` is first, ``rng`` is the state's generator (``?`` in a view) and
         ``view`` is last.
         """
-        if _TEXT[1] is None:
-            _load_text()
-        return _TEXT[1](self)
+        global _text
+        if _text is None:
+            from catsearch._core import text as _text
+        return _text.write_state(self)
 
     def view(self, seat):
         """This state as ``seat`` sees it: every card that seat does not know is unknown."""

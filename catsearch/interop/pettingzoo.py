@@ -47,8 +47,8 @@ except ImportError as _e:       # pragma: no cover - exercised by a subprocess t
 
 import numpy as np
 
-from catsearch._core.options import check_seed
-from catsearch._core.state import State, fresh_seed
+from catsearch._core.options import check_seed, fresh_seed
+from catsearch._core.state import State
 from catsearch.games import game_class, new_game
 from catsearch.search.players import Player
 
