@@ -81,10 +81,11 @@ def overhead(args):
             for r in range(args.rounds):
                 its.append(ismcts_rate(view, seat, args.iterations, r + 1))
                 pls.append(playout_rate(view, seat, args.iterations, r + 1))
-            it, pl = max(its), max(pls)
-            print(f"{game_id:<13} {label:<8} {it[0]:>12,.0f} {pl[0]:>12,.0f} "
-                  f"{it[0] / pl[0]:>6.2f} {max(i[1] for i in its) / max(p[1] for p in pls):>14.2f}",
-                  flush=True)
+            it = max(i[0] for i in its)
+            pl = max(p[0] for p in pls)
+            per_move = max(i[1] for i in its) / max(p[1] for p in pls)
+            print(f"{game_id:<13} {label:<8} {it:>12,.0f} {pl:>12,.0f} {it / pl:>6.2f} "
+                  f"{per_move:>14.2f}", flush=True)
 
 
 def scaling(args):

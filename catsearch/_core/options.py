@@ -21,9 +21,9 @@ value and the range.
 from __future__ import annotations
 
 import math
-import os
 import numbers
 import operator
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any

@@ -39,7 +39,6 @@ import operator
 from collections.abc import Mapping
 
 from catsearch._core.game import GameSpec, register
-from catsearch._core.notation import check_card_counts
 from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
                                    put_c, put_s, put_int, put_turn_or_dash, put_counted,
                                    put_run, dash_if_empty)

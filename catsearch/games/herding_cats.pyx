@@ -696,7 +696,8 @@ cdef class HerdingCats(State):
         m = f.split_c("hands", n, c'/', "hands", starts, ends, 64)
         a = f.vstart[f.key("hands")]
         for p in range(m):
-            k = f.cards_c("hands", starts[p], ends[p], _TABLE, LETTERS, counts, True, "", cards, 64)
+            k = f.cards_c("hands", starts[p], ends[p], _TABLE, LETTERS, counts, True, "", cards,
+                          64)
             if k > HC_HAND:
                 raise f.error(f["hands"], f"seat {p} holds {k} cards; a hand has at most 3",
                               starts[p] - a, ends[p] - starts[p])
@@ -739,7 +740,8 @@ cdef class HerdingCats(State):
                 counts[c] += ncat
                 counts[WCL] += nw
         a = f.key("discard")
-        k = f.cards_c("discard", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, False, "", cards, 64)
+        k = f.cards_c("discard", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, False, "",
+                      cards, 64)
         for i in range(min(k, 64)):
             d.discard[cards[i]] += 1
         a = f.key("out")
@@ -760,8 +762,8 @@ cdef class HerdingCats(State):
             if DOG <= i < DOG + 4:
                 c += d.out[i]
         if c != nwon or k != 4 * nwon:
-            raise NotationError(f"out holds the cards of {nwon} collected herds: 4 each, one a cowdog",
-                                text)
+            raise NotationError(f"out holds the cards of {nwon} collected herds: 4 each, one a "
+                                f"cowdog", text)
         c = 1                   # every hand holds 3 / every hand is empty
         k = 1
         for p in range(n):

@@ -1549,7 +1549,7 @@ cdef bint _known_fast(TextFields f, TCData* d) except -1:
 cdef bint _piles_fast(TextFields f, TCData* d, int* counts, int view) except -1:
     """The ``piles`` field read in C where it is well formed (every seat's piles of 4 known
     cards, or ``?`` in a view): return 1; else 0, and ``_read`` reads it the precise way."""
-    cdef int k = f.key("piles"), a, b, p, q, i, c, n = d.h.players, nm = d.nmoods
+    cdef int k = f.key("piles"), a, b, p, q, i, j, c, n = d.h.players, nm = d.nmoods
     cdef int cnt[14]
     if not f.fast:
         return 0
@@ -1561,7 +1561,8 @@ cdef bint _piles_fast(TextFields f, TCData* d, int* counts, int view) except -1:
     for p in range(n):
         for q in range(d.npiles):
             for i in range(5):
-                c = f.s[a + (p * d.npiles + q) * 5 + i] if a + (p * d.npiles + q) * 5 + i < b else 0
+                j = a + (p * d.npiles + q) * 5 + i
+                c = f.s[j] if j < b else 0
                 if i == 4:
                     if c != (c'/' if q == d.npiles - 1 else c','):
                         if not (c == 0 and p == n - 1 and q == d.npiles - 1):

@@ -72,9 +72,6 @@ cdef class TreeCore:
         cdef int i
         if not 0.0 <= prior <= 1.0:
             raise ValueError(f"prior must be from 0 to 1, not {prior}")
-        if view.num_distinct_moves_c() > 32767:     # Node.hmove is a short
-            raise ValueError(f"a game with {view.num_distinct_moves_c()} distinct moves is "
-                             "more than the search tree keys (32767)")
         self.root = view.clone_c()
         self.scratch = view.clone_c()
         self.seat = seat
