@@ -50,9 +50,12 @@ cdef class State:
     # what ``seat`` sees of ``move`` played here: the move itself where it is public, else a
     # code >= num_distinct_moves that stands for what the seat saw
     cdef int observe_move_c(self, int move, int seat) noexcept nogil
-    # the game's rule-based choice (a sensible beginner's); ``buf`` has room for every move;
-    # the default plays uniformly at random
-    cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil
+    # the game's rule-based choice (a sensible beginner's); ``buf`` has room for every move
+    # and, with ``n`` > 0, holds the ``n`` legal moves as ``legal_moves_c`` wrote them (the
+    # caller had them: a game that needs them reads them, never writes ``buf``); with
+    # ``n`` = 0 a game that needs them writes them into ``buf`` itself. The default plays
+    # uniformly at random
+    cdef int heuristic_move_c(self, Rng* rng, int* buf, int n) noexcept nogil
     # an estimate of the returns of a non-terminal state (each in [0, 1], summing to 1); the
     # true returns of a terminal one; the default gives every seat an equal share
     cdef void evaluate_c(self, double* out) noexcept nogil

@@ -101,8 +101,9 @@ cdef class State:
     cdef int observe_move_c(self, int move, int seat) noexcept nogil:
         return move
 
-    cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
-        cdef int n = self.legal_moves_c(buf)
+    cdef int heuristic_move_c(self, Rng* rng, int* buf, int n) noexcept nogil:
+        if n == 0:
+            n = self.legal_moves_c(buf)
         return buf[rng_below(rng, n)]
 
     cdef void evaluate_c(self, double* out) noexcept nogil:
@@ -349,7 +350,7 @@ cdef class State:
         if buf == NULL:
             raise MemoryError()
         try:
-            return self.heuristic_move_c(&r, buf)
+            return self.heuristic_move_c(&r, buf, 0)
         finally:
             free(buf)
 

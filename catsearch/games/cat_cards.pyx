@@ -849,17 +849,18 @@ cdef class CatCards(State):
         as_full(&d.h, rng)
         d.h.hash = self.compute_hash_c()
 
-    cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
+    cdef int heuristic_move_c(self, Rng* rng, int* buf, int n) noexcept nogil:
         """A beginner's play. Step 1: a card it wants (worth 3 or more, see card_worth) goes
         on the pile it would most like to pick up, any other card on the pile it wants least.
         Step 2 and final turns: form the set worth most (cats' values plus 2 per toy it
         gets rid of); else pick up the pile worth most to it (a final turn passes)."""
         cdef CCData* d = &self.d
         cdef int p = d.h.current
-        cdef int n = self.legal_moves_c(buf)
         cdef int i, m, s, j, score
         cdef int want = 0
         cdef Pick pick
+        if n == 0:
+            n = self.legal_moves_c(buf)
         pick_start(&pick, buf[0])
         if d.step == STEP_PLACE:
             want = card_worth(d, p, d.revealed) >= 3

@@ -969,7 +969,7 @@ cdef class CatEarth(State):
         as_full(&d.h, rng)
         d.h.hash = self.compute_hash_c()
 
-    cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
+    cdef int heuristic_move_c(self, Rng* rng, int* buf, int n) noexcept nogil:
         """A beginner's play. Setup: houses as far from the edge as possible, beside own
         houses; trees where they guard the most own houses from a push (a house with a tree
         behind it cannot be pushed that way). Play: try every card and keep the one that most
@@ -978,11 +978,12 @@ cdef class CatEarth(State):
         cdef CEData* d = &self.d
         cdef CEData tmp
         cdef int p = d.h.current
-        cdef int n = gen_moves(d, buf)
         cdef int i, m, sq, dir, nb, v
         cdef double score, base = 0.0
         cdef Pick pick
         cdef int thr[4]
+        if n == 0:
+            n = gen_moves(d, buf)
         if n == 1:
             return buf[0]
         if d.phase == PH_PLAY:

@@ -142,6 +142,17 @@ cdef inline int stampede_target(HCData* d, int col) noexcept nogil:
                 best = k
     return best
 
+cdef bint stampede_completes(HCData* d) noexcept nogil:
+    """Whether a Stampede now would complete a herd: the herd it feeds a colour (the one with
+    most cards) is complete once the discarded cats of that colour make it three."""
+    cdef int col, k
+    for col in range(4):
+        if d.discard[col] > 0:
+            k = stampede_target(d, col)
+            if k >= 0 and d.discard[col] + d.herd_cats[k] + d.herd_wcl[k] >= 3:
+                return True
+    return False
+
 cdef void stampede(HCData* d, int p) noexcept nogil:
     cdef int col, k
     for col in range(4):
@@ -342,17 +353,17 @@ cdef class HerdingCats(State):
         as_full(&d.h, rng)
         d.h.hash = self.compute_hash_c()
 
-    cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
+    cdef int heuristic_move_c(self, Rng* rng, int* buf, int n) noexcept nogil:
         """A beginner's play: complete a herd (with a cat before a Wild Cat Lady); a Stampede
         that completes one; start a herd for a cat held; add a cat that leaves a herd one
         short of nobody; keep Wild Cat Ladies and Stampedes for later; discard the cat of the
         colour least likely to find a herd."""
         cdef HCData* d = &self.d
-        cdef HCData tmp
         cdef int p = d.h.current
-        cdef int n = self.legal_moves_c(buf)
         cdef int i, m, k, score
         cdef Pick pick
+        if n == 0:
+            n = self.legal_moves_c(buf)
         pick_start(&pick, buf[0])
         for i in range(n):
             m = buf[i]
@@ -365,9 +376,7 @@ cdef class HerdingCats(State):
                 k = d.herd_cats[m - M_WCL] + d.herd_wcl[m - M_WCL]
                 score = 90 if k == 2 else 5
             elif m == M_STAMP:
-                memcpy(&tmp, d, sizeof(HCData))
-                stampede(&tmp, p)
-                score = 95 if tmp.won[p] > d.won[p] else 8
+                score = 95 if stampede_completes(d) else 8
             else:
                 k = m - M_DISC      # only cats and Wild Cat Ladies can be unplayable
                 if k < DOG:         # the colour with the fewest cowdogs still to come

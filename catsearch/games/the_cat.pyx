@@ -534,7 +534,7 @@ cdef class TheCat(State):
         self.apply_c(TC_PEND_UNK)
         return 1
 
-    cdef int heuristic_move_c(self, Rng* rng, int* buf) noexcept nogil:
+    cdef int heuristic_move_c(self, Rng* rng, int* buf, int n) noexcept nogil:
         """A beginner's play, from what the seat to move knows (its looked-at piles and the
         centre): call Stop when every own pile is four of a kind; holding a pile that a centre
         card improves, make the best such swap; else pick up a pile not looked at yet, or one

@@ -370,7 +370,7 @@ cdef class ChanceStack:
                     (<State>self.scr1).apply_chance_c(self.outs[pick(&rng, self.ws, n)])
                 else:
                     (<State>self.scr1).apply_c(
-                        (<State>self.scr1).heuristic_move_c(&rng, self.pbuf))
+                        (<State>self.scr1).heuristic_move_c(&rng, self.pbuf, 0))
             (<State>self.scr1).returns_c(out)
             for j in range(np):
                 acc[j] += out[j]

@@ -56,7 +56,7 @@ cdef class ISMCTSCore(TreeCore):
             tp = p if self.mo else 0
             n = st.legal_moves_c(self.buf)
             node = self.paths[tp * cap + depth]
-            ch = self.select(node, n, p, depth + 1, self.ntrees, self.prior_move(st), &m,
+            ch = self.select(node, n, p, depth + 1, self.ntrees, self.prior_move(st, n), &m,
                              &expanded)
             if ch == NO_NODE:
                 st.apply_c(m)

@@ -68,7 +68,7 @@ cdef class PIMCCore(TreeCore):
                 break
             n = st.legal_moves_c(self.buf)
             ch = self.select(self.paths[depth], n, h.current, depth + 1, 1,
-                             self.prior_move(st), &m, &expanded)
+                             self.prior_move(st, n), &m, &expanded)
             st.apply_c(m)
             if ch == NO_NODE:
                 break

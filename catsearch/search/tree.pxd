@@ -27,7 +27,6 @@ cdef class TreeCore:
     cdef Arena arena
     cdef ChildIndex index      # the children of the wide nodes (see ChildIndex)
     cdef int* buf              # legal moves (room for every move + 1)
-    cdef int* hbuf             # scratch for heuristic_move_c (room for every move + 1)
     cdef long long* stamp      # per move: a generation mark used while selecting
     cdef long long gen
     cdef int* paths            # ntrees x path_cap node indices of the current iteration
@@ -57,7 +56,7 @@ cdef class TreeCore:
                      double prior)
     cdef void _compact(self)
     cdef int ensure_path(self, int depth) noexcept nogil
-    cdef int prior_move(self, State st) noexcept nogil
+    cdef int prior_move(self, State st, int n) noexcept nogil
     cdef long long mark_legal(self, int n, int* untried) noexcept nogil
     cdef int draw_untried(self, long long g, int n, int count, int exclude) noexcept nogil
     cdef int select(self, int node, int n, int player, int depth, int reserve,

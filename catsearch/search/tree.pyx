@@ -58,7 +58,6 @@ cdef class TreeCore:
 
     def __dealloc__(self):
         free(self.buf)
-        free(self.hbuf)
         free(self.stamp)
         free(self.paths)
         free(self.plen)
@@ -87,14 +86,13 @@ cdef class TreeCore:
         self.use_avail = use_avail
         rng_seed(&self.rng, seed)
         self.buf = <int*>malloc(sizeof(int) * (self.ndm + 1))
-        self.hbuf = <int*>malloc(sizeof(int) * (self.ndm + 1))
         self.stamp = <long long*>malloc(sizeof(long long) * (self.ndm + 1))
         self.path_cap = PATH_START
         self.paths = <int*>malloc(sizeof(int) * ntrees * self.path_cap)
         self.plen = <int*>malloc(sizeof(int) * ntrees)
         self.roots = <int*>malloc(sizeof(int) * ntrees)
-        if (self.buf == NULL or self.hbuf == NULL or self.stamp == NULL or self.paths == NULL
-                or self.plen == NULL or self.roots == NULL
+        if (self.buf == NULL or self.stamp == NULL or self.paths == NULL or self.plen == NULL
+                or self.roots == NULL
                 or not arena_init(&self.arena, ARENA_START)):
             raise MemoryError("cannot allocate the search tree")
         memset(self.stamp, 0, sizeof(long long) * (self.ndm + 1))
@@ -136,13 +134,14 @@ cdef class TreeCore:
         self.path_cap = cap
         return 1
 
-    cdef int prior_move(self, State st) noexcept nogil:
-        """The game's heuristic move in ``st`` when the search uses it as a prior, else -1:
-        asked at every visit, in that visit's determinization (keeping it in the node and
-        asking again only at visits 1, 2, 4, ... was tried: faster, but weaker in The Cat and
-        Cat Earth at small budgets; docs/search.rst)."""
+    cdef int prior_move(self, State st, int n) noexcept nogil:
+        """The game's heuristic move in ``st``, whose ``n`` legal moves are in ``buf``, when
+        the search uses it as a prior, else -1: asked at every visit, in that visit's
+        determinization (keeping it in the node and asking again only at visits 1, 2, 4, ...
+        was tried: faster, but weaker in The Cat and Cat Earth at small budgets;
+        docs/search.rst)."""
         if self.prior > 0.0:
-            return st.heuristic_move_c(&self.rng, self.hbuf)
+            return st.heuristic_move_c(&self.rng, self.buf, n)
         return -1
 
     cdef int expand(self, int node, int m, int player, int depth, int reserve,
@@ -301,7 +300,7 @@ cdef class TreeCore:
                 st.evaluate_c(r)
                 return
             if self.heuristic:
-                m = st.heuristic_move_c(&self.rng, self.buf)
+                m = st.heuristic_move_c(&self.rng, self.buf, 0)
             else:
                 n = st.legal_moves_c(self.buf)
                 m = self.buf[rng_below(&self.rng, n)]
