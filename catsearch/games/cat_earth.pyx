@@ -383,6 +383,49 @@ cdef inline bint tree_ok(CEData* d, int sq) noexcept nogil:
 
 cdef void threats(CEData* d, int* thr) noexcept nogil:
     """thr[p]: the most houses of seat p that one straight move of 1 to 3 squares by one cat
+    would push off the board (whatever cards are held).
+
+    Along the cat's ray a step moves the cat onto an empty square, or pushes the line of
+    houses ahead of it one square on, into the empty square beyond it (a tree or a cat there
+    stops the move); only a line that reaches the edge loses a house, the one at the edge.
+    So every step uses up one empty square of the ray until none is left, and each step
+    after that pushes the edge's house off: with ``e`` empty squares and no tree or cat on
+    the ray, the last ``3 - e`` houses before the edge fall (none if a tree or a cat is on
+    it). ``tests/games/test_cat_earth.py`` checks this against playing the steps out."""
+    cdef unsigned char line[7]
+    cdef int k, dir, sq, v, e, nh, i, p
+    cdef int cnt[5]
+    for p in range(d.h.players):
+        thr[p] = 0
+    for k in range(d.ncats):
+        for dir in range(4):
+            e = 0
+            nh = 0
+            sq = NEIGH[d.cat_sq[k]][dir]
+            while sq >= 0:
+                v = d.board[sq]
+                if v >= TREE:
+                    break
+                if v == EMPTY:
+                    e += 1
+                    if e >= 3:
+                        break
+                else:
+                    line[nh] = v
+                    nh += 1
+                sq = NEIGH[sq][dir]
+            if sq >= 0 or nh == 0:
+                continue            # stopped by a tree or a cat, or three empty squares
+            memset(cnt, 0, sizeof(cnt))
+            for i in range(nh - 1, max(nh - (3 - e), 0) - 1, -1):
+                cnt[line[i]] += 1
+            for p in range(1, 5):
+                if cnt[p] > thr[p - 1]:
+                    thr[p - 1] = cnt[p]
+
+
+cdef void threats_by_steps(CEData* d, int* thr) noexcept nogil:
+    """thr[p]: the most houses of seat p that one straight move of 1 to 3 squares by one cat
     would push off the board (whatever cards are held). A straight move only touches the
     squares on the cat's ray, so it is played out on a copy of that ray."""
     cdef unsigned char ray[7]
@@ -423,6 +466,15 @@ cdef void threats(CEData* d, int* thr) noexcept nogil:
                         j -= 1
                 ray[nxt] = CAT
                 c = nxt
+
+
+def _threats_both_ways(CatEarth st):
+    """``threats`` and ``threats_by_steps`` of ``st``, per seat (the test compares them)."""
+    cdef int a[4]
+    cdef int b[4]
+    threats(&st.d, a)
+    threats_by_steps(&st.d, b)
+    return [a[i] for i in range(st.d.h.players)], [b[i] for i in range(st.d.h.players)]
 
 
 # -- turns -------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from libc.stdint cimport uint64_t
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_below
 from catsearch._core.state cimport State, Header, header, copy_state
-from catsearch.search.arena cimport Arena, NO_NODE, child_of, link_child
+from catsearch.search.arena cimport Arena, NO_NODE, child_of, link_child, prefetch_children
 
 from catsearch.search.tree import EXPLORATION, MAX_NODES
 
@@ -42,6 +42,7 @@ cdef class ISMCTSCore(TreeCore):
         cdef int q, p, tp, n, m, ch, c2, key, node, depth = 0, cap
         cdef bint expanded = 0, ok
         cdef double r[4]
+        prefetch_children(a, self.roots[0])     # loads while the determinization is dealt
         copy_state(st, self.root)
         st.determinize_c(self.seat, &self.rng)
         cap = self.path_cap

@@ -6,6 +6,7 @@ Boards are written rank 7 first, files a to g: ``.`` empty, a digit a house of t
 """
 import collections
 import math
+import random
 
 import numpy as np
 import pytest
@@ -270,6 +271,27 @@ def test_push_chain_drops_a_house_off_the_edge():
     st.play("F:e4E")
     assert board_of(st)[3] == ".....C0"
     assert st.scores() == [1, 1, 2]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_threats_counted_in_closed_form_agree_with_playing_the_steps_out(players):
+    """The heuristic's and the evaluation's threats (houses one straight cat move of up to
+    three squares would push off) are counted from the empty squares and houses along each
+    ray; playing the three steps out on a copy of the ray gives the same, position by
+    position, along random games."""
+    from catsearch.games.cat_earth import _threats_both_ways
+    seen = threatened = 0
+    for seed in range(12):
+        st = catsearch.new_game("cat-earth", players, seed=seed,
+                                **({"setup": "random"} if seed % 2 else {}))
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            fast, by_steps = _threats_both_ways(st)
+            assert fast == by_steps, st.to_text()
+            seen += 1
+            threatened += any(fast)
+            st.apply(rng.choice(st.legal_moves()))
+    assert seen > 1000 and threatened > seen // 10
 
 
 def test_push_chain_with_gaps_moves_only_the_unbroken_line():
