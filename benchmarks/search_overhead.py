@@ -1,7 +1,7 @@
 """What ISMCTS costs besides its playouts, and how its time per iteration grows with the tree.
 
     python benchmarks/search_overhead.py overhead [--players 3] [--iterations 40000] [--rounds 3]
-    python benchmarks/search_overhead.py scaling [--game herding-cats] [--nodes 1000000]
+    python benchmarks/search_overhead.py scaling [--game herding-cats] [--nodes 1000000] [--rounds 3]
     python benchmarks/search_overhead.py threads [--iterations 400000] [--rounds 3]
 
 ``overhead``: per game, from the opening and from two positions later in a random game
@@ -17,11 +17,11 @@ moves and its playouts' against the random games'): an iteration's game can be l
 shorter than a random one (a tree steers play), and this ratio leaves that out, keeping the
 search's own cost.
 
-``scaling``: one search grown to ``--nodes`` nodes, timed in chunks: the time per iteration
+``scaling``: a search grown to ``--nodes`` nodes, timed in chunks: the time per iteration
 when the tree holds about 10k, 100k and 1M nodes, each divided by the time at 10k (the issue
-asks for at most 1.2 at 1M). Deeper trees also make playouts shorter, so the time of the
-tree walk (selection and backup) is shown apart: the chunk's time minus what its playouts
-would take alone.
+asks for at most 1.2 at 1M); ``--rounds`` searches with other seeds, the median search's
+ratio shown with the lowest and highest. A bigger tree is also deeper: an iteration walks
+more levels and plays a shorter playout.
 
 ``threads``: per game, ISMCTS from the opening (3 players) with ``threads=2`` against
 ``threads=1``, iterations a second by the wall clock, best of ``--rounds`` alternating runs
@@ -92,31 +92,42 @@ def overhead(args):
                   f"{mid[2] / mid[3]:>14.2f}", flush=True)
 
 
-def scaling(args):
-    state = catsearch.new_game(args.game, args.players, seed=1, **OPTIONS.get(args.game, {}))
-    seat = state.current_player
-    view = state.view(seat)
-    core = ISMCTSCore(view, seat, c=EXPLORATION, prior=PRIOR, seed=1,
-                      max_nodes=args.nodes * 2)
-    marks = [m for m in (10_000, 100_000, 1_000_000, 10_000_000) if m <= args.nodes]
-    chunk = args.chunk
+def grow(view, seat, nodes, chunk, seed):
+    """One search grown to ``nodes`` nodes in chunks of ``chunk`` iterations: the rows
+    (nodes before, nodes after, seconds an iteration) of its chunks."""
+    core = ISMCTSCore(view, seat, c=EXPLORATION, prior=PRIOR, seed=seed, max_nodes=nodes * 2)
     rows = []
-    while core.nodes < args.nodes:
+    while core.nodes < nodes:
         nodes0 = core.nodes
         t0 = time.thread_time()
         core.run(chunk)
         sec = time.thread_time() - t0
         rows.append((nodes0, core.nodes, sec / chunk))
-        print(f"  {core.nodes:,} nodes", file=sys.stderr, end="\r", flush=True)
+        print(f"  seed {seed}: {core.nodes:,} nodes", file=sys.stderr, end="\r", flush=True)
+    return rows
+
+
+def scaling(args):
+    state = catsearch.new_game(args.game, args.players, seed=1, **OPTIONS.get(args.game, {}))
+    seat = state.current_player
+    view = state.view(seat)
+    marks = [m for m in (10_000, 100_000, 1_000_000, 10_000_000) if m <= args.nodes]
+    times = {m: [] for m in marks}          # per mark, the time of each round
+    for r in range(args.rounds):
+        rows = grow(view, seat, args.nodes, args.chunk, r + 1)
+        for mark in marks:
+            near = [row for row in rows if row[0] <= mark <= row[1] or row[0] >= mark][:3]
+            times[mark].append(min(row[2] for row in near) * 1e6)
     print(file=sys.stderr)
-    base = None
-    print(f"{args.game}, {args.players} players, chunks of {chunk:,} iterations")
-    print(f"{'nodes':>10} {'us/iteration':>13} {'vs 10k':>7}")
+    print(f"{args.game}, {args.players} players, chunks of {args.chunk:,} iterations, "
+          f"{args.rounds} searches (seeds); the median search's ratio and the range")
+    print(f"{'nodes':>10} {'us/iteration':>13} {'vs 10k':>7} {'(range)':>12}")
+    base = times[marks[0]]
     for mark in marks:
-        near = [r for r in rows if r[0] <= mark <= r[1] or r[0] >= mark][:3]
-        us = min(r[2] for r in near) * 1e6
-        base = base or us
-        print(f"{mark:>10,} {us:>13.2f} {us / base:>7.2f}", flush=True)
+        ratios = sorted(t / b for t, b in zip(times[mark], base))
+        us = sorted(times[mark])[len(ratios) // 2]
+        print(f"{mark:>10,} {us:>13.2f} {ratios[len(ratios) // 2]:>7.2f} "
+              f"{ratios[0]:>5.2f}-{ratios[-1]:<5.2f}", flush=True)
 
 
 def threads(args):
@@ -148,6 +159,7 @@ def main(argv=None):
     s.add_argument("--players", type=int, default=2)
     s.add_argument("--nodes", type=int, default=1_000_000)
     s.add_argument("--chunk", type=int, default=5000)
+    s.add_argument("--rounds", type=int, default=3)
     t = sub.add_parser("threads")
     t.add_argument("games", nargs="*")
     t.add_argument("--iterations", type=int, default=400000)

@@ -26,10 +26,10 @@ cdef class ISMCTSCore(TreeCore):
     per seat, keyed by ``observe_move_c(move, seat)``) from one seat's view."""
 
     def __init__(self, State view, int seat, *, bint mo=False, double c=EXPLORATION,
-                 bint heuristic=False, int cutoff=0, int max_depth=0, int max_nodes=MAX_NODES,
+                 double mix=0.0, int cutoff=0, int max_depth=0, int max_nodes=MAX_NODES,
                  uint64_t seed=0, double prior=0.0):
         self.mo = mo
-        self._setup(view, seat, header(view).players if mo else 1, c, heuristic, cutoff,
+        self._setup(view, seat, header(view).players if mo else 1, c, mix, cutoff,
                     max_depth, max_nodes, True, seed, prior)
 
     @property

@@ -61,6 +61,9 @@ class MCTSPlayer(Player):
     def __init__(self, **options: Any) -> None:
         configure(self, options)
         self._own = Limits(iterations=self.iterations or None, seconds=self.seconds)
+        if self.playout_mix is not None and self.playout != "heuristic":
+            refuse(self.name, f"playout_mix={self.playout_mix} mixes the heuristic into the "
+                   "playouts: it needs playout=heuristic", "playout_mix", self.playout_mix)
         if self.iterations == 0 and self.seconds is None:
             refuse(self.name, "give iterations or seconds (or both): iterations=0 leaves the "
                    "search unbounded (Limits(infinite=True) searches until stop())",
@@ -98,8 +101,13 @@ class MCTSPlayer(Player):
 
     def _core_kwargs(self, game_id: str) -> dict:
         cutoff = self.cutoff if self.cutoff is not None else game_default("cutoff", game_id)
-        return dict(c=self.exploration, heuristic=self.playout == "heuristic",
-                    cutoff=cutoff, max_nodes=self.max_nodes, prior=self.prior)
+        mix = 0.0
+        if self.playout == "heuristic":
+            mix = self.playout_mix
+            if mix is None:
+                mix = game_default("playout_mix", game_id)
+        return dict(c=self.exploration, mix=mix, cutoff=cutoff, max_nodes=self.max_nodes,
+                    prior=self.prior)
 
     @property
     def bytes_per_node(self) -> int:
@@ -272,7 +280,8 @@ class ISMCTS(MCTSPlayer):
     every node keeps the reward of the seat that moved into it (max-n).
 
     Keyword-only options: see ``docs/search.rst`` (``iterations``, ``seconds``,
-    ``exploration`` (``c``), ``final``, ``playout``, ``prior``, ``cutoff``, ``seed``, ``reuse``,
+    ``exploration`` (``c``), ``final``, ``playout``, ``playout_mix``, ``prior``, ``cutoff``,
+    ``seed``, ``reuse``,
     ``workers``, ``parallel``, ``max_nodes``, ``info_interval``, ``mode``).
     """
 

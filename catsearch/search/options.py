@@ -77,7 +77,7 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "cat-earth": {"cutoff": 10},
 }
 #: what those options are in a game that sets none
-NO_GAME_DEFAULT: dict[str, Any] = {"cutoff": 0}
+NO_GAME_DEFAULT: dict[str, Any] = {"cutoff": 0, "playout_mix": 1.0}
 
 
 def game_default(option: str, game_id: str | None) -> Any:
@@ -92,6 +92,9 @@ MCTS_OPTIONS: tuple[Option, ...] = (
     Option("exploration", float, EXPLORATION, 0.0, None, doc="the exploration constant c"),
     Option("final", ("visits", "mean"), "visits", doc="how the move is picked"),
     Option("playout", ("random", "heuristic"), "random", doc="the playout policy"),
+    Option("playout_mix", float, None, 0.0, 1.0, none_ok=True,
+           doc="with playout=heuristic, the share of playout moves the heuristic picks, the "
+               "others uniformly random (default: the game's; 1, all, in every game)"),
     Option("prior", float, PRIOR, 0.0, 1.0, doc="the weight of the heuristic's move (PUCT)"),
     Option("cutoff", int, None, 0, C_INT_MAX, none_ok=True,
            doc="playout moves before the evaluation (0: none; default: the game's)"),

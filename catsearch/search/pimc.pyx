@@ -28,11 +28,11 @@ cdef class PIMCCore(TreeCore):
         free(self.dets)
 
     def __init__(self, State view, int seat, *, int determinizations=16, double c=EXPLORATION,
-                 bint heuristic=False, int cutoff=0, int max_depth=0,
+                 double mix=0.0, int cutoff=0, int max_depth=0,
                  int max_nodes=MAX_NODES, uint64_t seed=0, double prior=0.0):
         if determinizations < 1:
             raise ValueError(f"determinizations must be at least 1, not {determinizations}")
-        self._setup(view, seat, determinizations, c, heuristic, cutoff, max_depth, max_nodes,
+        self._setup(view, seat, determinizations, c, mix, cutoff, max_depth, max_nodes,
                     False, seed, prior)
         self.size = view._size
         self.dets = <char*>malloc(self.size * determinizations)

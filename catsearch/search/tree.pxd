@@ -36,7 +36,7 @@ cdef class TreeCore:
     cdef int* roots            # per tree, its root node
     # options
     cdef double c
-    cdef bint heuristic
+    cdef double mix            # the share of playout moves the heuristic picks (0: random)
     cdef double prior          # > 0: PUCT with the heuristic move as the prior (its weight)
     cdef int cutoff
     cdef int max_depth         # tree depth limit (0: none)
@@ -51,7 +51,7 @@ cdef class TreeCore:
     cdef int depth_seen
     cdef int relayout_at       # the arena size at which run_c next lays the trees out again
 
-    cdef void _setup(self, State view, int seat, int ntrees, double c, bint heuristic,
+    cdef void _setup(self, State view, int seat, int ntrees, double c, double mix,
                      int cutoff, int max_depth, int max_nodes, bint use_avail, uint64_t seed,
                      double prior)
     cdef void _compact(self)

@@ -10,7 +10,7 @@ a seeded generator and the buffers of one iteration. Its subclasses walk their t
 * selection (:meth:`TreeCore.select`): UCB over availability counts (ISMCTS) or over the
   parent's visits (UCT, for PIMC's perfect-information trees), or PUCT with the game's
   heuristic move as the prior and first-play urgency for untried moves;
-* expansion under the depth limit and the node budget, playouts (random or heuristic, with an
+* expansion under the depth limit and the node budget, playouts (random, heuristic or a mix, with an
   optional cut-off), the max-n backup, and the run loop with its limits;
 * tree reuse: moving a root to a child, and compacting the live trees into a fresh arena.
 
@@ -23,7 +23,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 
-from catsearch._core.rng cimport Rng, rng_seed, rng_below
+from catsearch._core.rng cimport Rng, rng_seed, rng_below, rng_double
 from catsearch._core.state cimport State, Header, header, MAX_PLAYERS, random_playout
 from catsearch.search.arena cimport (Node, IndexEntry, NO_NODE, WIDE, ARENA_START, arena_init,
                                      arena_add, arena_free, index_free, index_get,
@@ -65,12 +65,15 @@ cdef class TreeCore:
         arena_free(&self.arena)
         index_free(&self.index)
 
-    cdef void _setup(self, State view, int seat, int ntrees, double c, bint heuristic,
+    cdef void _setup(self, State view, int seat, int ntrees, double c, double mix,
                      int cutoff, int max_depth, int max_nodes, bint use_avail, uint64_t seed,
                      double prior):
         cdef int i
         if not 0.0 <= prior <= 1.0:
             raise ValueError(f"prior must be from 0 to 1, not {prior}")
+        if not 0.0 <= mix <= 1.0:
+            raise ValueError(f"mix (the heuristic's share of playout moves) must be from 0 to 1,"
+                             f" not {mix}")
         self.root = view.clone_c()
         self.scratch = view.clone_c()
         self.seat = seat
@@ -78,7 +81,7 @@ cdef class TreeCore:
         self.ndm = view.num_distinct_moves_c()
         self.ntrees = ntrees
         self.c = c
-        self.heuristic = heuristic
+        self.mix = mix
         self.prior = prior
         self.cutoff = cutoff
         self.max_depth = max_depth
@@ -289,7 +292,7 @@ cdef class TreeCore:
         cdef Header* h = header(st)
         cdef int k = 0, n, m
         cdef Rng rng
-        if not self.heuristic and self.cutoff == 0:
+        if self.mix == 0.0 and self.cutoff == 0:
             rng = self.rng          # a local generator: kept in registers across the moves
             random_playout(st, &rng, self.buf)
             self.rng = rng
@@ -299,11 +302,14 @@ cdef class TreeCore:
             if self.cutoff > 0 and k >= self.cutoff:
                 st.evaluate_c(r)
                 return
-            if self.heuristic:
+            if self.mix >= 1.0:
                 m = st.heuristic_move_c(&self.rng, self.buf, 0)
             else:
                 n = st.legal_moves_c(self.buf)
-                m = self.buf[rng_below(&self.rng, n)]
+                if self.mix > 0.0 and rng_double(&self.rng) < self.mix:
+                    m = st.heuristic_move_c(&self.rng, self.buf, n)
+                else:
+                    m = self.buf[rng_below(&self.rng, n)]
             st.apply_c(m)
             k += 1
         st.returns_c(r)

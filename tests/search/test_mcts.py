@@ -242,6 +242,10 @@ def test_registry_builds_both_searchers_with_aliases():
     ("ismcts:bogus=1", "exploration"),
     ("ismcts:final=best", "visits, mean"),
     ("ismcts:playout=smart", "random, heuristic"),
+    ("ismcts:playout_mix=0.5", "playout_mix=0.5 mixes the heuristic into the playouts: it "
+                               "needs playout=heuristic"),
+    ("ismcts:playout=heuristic,playout_mix=1.5", "playout_mix=1.5 is out of range"),
+    ("pimc:playout=heuristic,playout_mix=-0.1", "playout_mix=-0.1 is out of range"),
     ("ismcts:mode=xx", "auto, so, mo"),
     ("ismcts:iterations=many", "whole number"),
     ("ismcts:c=-1", "exploration"),
@@ -266,6 +270,25 @@ def test_registry_builds_both_searchers_with_aliases():
 def test_bad_options_say_what_is_valid(spec, needle):
     with pytest.raises(ValueError, match=needle):
         make_player(spec)
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "pimc"])
+def test_playout_mix_between_random_and_heuristic_playouts(kind):
+    """playout_mix=1 is playout=heuristic and 0 plays uniformly random moves, the same
+    search as playout=random; a share between them is a third search, the same again for
+    the same seed."""
+    st = catsearch.new_game("herding-cats", 3, seed=4)
+
+    def stats(spec):
+        r = make_player(f"{kind}:iterations=400,seed=3,{spec}").search(st)
+        return {m: (s.visits, round(s.mean, 12)) for m, s in r.stats.items()}
+
+    heuristic, random_ = stats("playout=heuristic"), stats("playout=random")
+    assert heuristic != random_
+    assert stats("playout=heuristic,playout_mix=1") == heuristic
+    assert stats("playout=heuristic,playout_mix=0") == random_
+    half = stats("playout=heuristic,playout_mix=0.5")
+    assert half not in (heuristic, random_) and stats("playout=heuristic,playout_mix=0.5") == half
 
 
 def test_options_are_keyword_only():
