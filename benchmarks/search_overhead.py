@@ -1,21 +1,21 @@
 """What ISMCTS costs besides its playouts, and how its time per iteration grows with the tree.
 
-    python benchmarks/search_overhead.py overhead [--players 3] [--iterations 40000] [--rounds 3]
-    python benchmarks/search_overhead.py scaling [--game herding-cats] [--nodes 1000000] [--rounds 3]
+    python benchmarks/search_overhead.py overhead [--players 3] [--iterations 40000] [--chunk 5000]
+    python benchmarks/search_overhead.py scaling [--game herding-cats] [--nodes 1000000]
     python benchmarks/search_overhead.py threads [--iterations 400000] [--rounds 3]
 
 ``overhead``: per game, from the opening and from two positions later in a random game
 (a seat's view each), ISMCTS iterations a second (one core, the default options) divided by
 random playouts a second from the same view (a fresh determinization each, as an iteration
 starts; ``catsearch._core.counting.play_random_from``). The two take turns in chunks of
-``--chunk`` (one search grows to ``--iterations`` while as many playouts run between its
-chunks), in CPU time of the thread, so that other work on the machine falls on both alike;
-of ``--rounds`` such runs (seeds) the median ratio is shown, with the lowest and highest. 1.0: an iteration costs what its playout alone would
-cost from the root (the issue asks for at least 0.9); above 1 is possible, since a tree's
-playouts start deeper. The last column compares game moves a second instead (the tree's
-moves and its playouts' against the random games'): an iteration's game can be longer or
-shorter than a random one (a tree steers play), and this ratio leaves that out, keeping the
-search's own cost.
+``--chunk``: one search grows to ``--iterations`` while as many playouts run between its
+chunks, in CPU time of the thread, so that other work on the machine falls on both alike.
+Of ``--rounds`` such runs (seeds) the median ratio is shown, with the lowest and highest.
+1.0: an iteration costs what its playout alone would cost from the root (the issue asks for
+at least 0.9); above 1 is possible, since a tree's playouts start deeper. The last column
+compares game moves a second instead (the tree's moves and its playouts' against the random
+games'): an iteration's game can be longer or shorter than a random one (a tree steers
+play), and this ratio leaves that out, keeping the search's own cost.
 
 ``scaling``: a search grown to ``--nodes`` nodes, timed in chunks: the time per iteration
 when the tree holds about 10k, 100k and 1M nodes, each divided by the time at 10k (the issue

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 
 __all__ = ["main"]
 
@@ -341,9 +343,19 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _on_terminate(signum, frame):
+    """SIGTERM (``kill``, a job scheduler): stop as Ctrl-C pressed twice does, the games in
+    flight dropped, the worker processes stopped, what is done saved for a resume; a second
+    SIGTERM while that happens is ignored."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_terminate)
     from catsearch.arena.backends import ArenaError
     from catsearch.arena.results import ResultsFileError
     try:

@@ -281,8 +281,7 @@ class ISMCTS(MCTSPlayer):
 
     Keyword-only options: see ``docs/search.rst`` (``iterations``, ``seconds``,
     ``exploration`` (``c``), ``final``, ``playout``, ``playout_mix``, ``prior``, ``cutoff``,
-    ``seed``, ``reuse``,
-    ``workers``, ``parallel``, ``max_nodes``, ``info_interval``, ``mode``).
+    ``seed``, ``reuse``, ``workers``, ``parallel``, ``max_nodes``, ``info_interval``, ``mode``).
     """
 
     name = "ismcts"

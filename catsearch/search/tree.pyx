@@ -10,8 +10,8 @@ a seeded generator and the buffers of one iteration. Its subclasses walk their t
 * selection (:meth:`TreeCore.select`): UCB over availability counts (ISMCTS) or over the
   parent's visits (UCT, for PIMC's perfect-information trees), or PUCT with the game's
   heuristic move as the prior and first-play urgency for untried moves;
-* expansion under the depth limit and the node budget, playouts (random, heuristic or a mix, with an
-  optional cut-off), the max-n backup, and the run loop with its limits;
+* expansion under the depth limit and the node budget, playouts (random, heuristic or a mix,
+  with an optional cut-off), the max-n backup, and the run loop with its limits;
 * tree reuse: moving a root to a child, and compacting the live trees into a fresh arena.
 
 The Python player that drives the cores (options, limits, threads, processes) is

@@ -89,6 +89,62 @@ def test_ctrl_c_saves_what_is_done_and_the_rerun_resumes(tmp_path, jobs, strip_t
     assert strip_timings(records) == strip_timings(whole.records)
 
 
+def _children(pid):
+    """The pids of the processes ``pid`` started (Linux's /proc)."""
+    kids = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            kids += [int(k) for k in f.read().split()]
+    return kids
+
+
+def _alive(pid):
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs Linux's /proc")
+def test_sigterm_stops_the_workers_and_saves_what_is_done(tmp_path):
+    """``kill`` (SIGTERM) to the arena alone, as a job scheduler sends it: the worker
+    processes stop with it, the games done are saved, and the rerun resumes."""
+    plugin = os.path.join(os.path.dirname(__file__), "plugin_players.py")
+    out = str(tmp_path / "term.jsonl")
+    cmd = [sys.executable, "-m", "catsearch.arena", "match", GAME, "slow:ms=5", "heuristic",
+           "--import", plugin, "--groups", "6", "--seed", "5", "--out", out, "-j", "2"]
+    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
+    err = tmp_path / "stderr.txt"
+    with open(err, "w") as stderr:      # a file, not a pipe: orphans must not hold it open
+        proc = subprocess.Popen(cmd, cwd=str(tmp_path), env=env, stdout=subprocess.DEVNULL,
+                                stderr=stderr)
+    workers = []
+    try:
+        deadline = time.monotonic() + 60
+        while _games_in(out) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        workers = _children(proc.pid)
+        assert workers, "the match runs its games in worker processes"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 130, err.read_text()
+        assert "interrupted" in err.read_text()
+        deadline = time.monotonic() + 10
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [w for w in workers if _alive(w)], "worker processes outlived the arena"
+    finally:
+        for pid in [proc.pid] + workers:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    assert 2 <= _games_in(out) < 12
+    rerun = subprocess.run(cmd + ["-q"], cwd=str(tmp_path), env=env, capture_output=True,
+                           text=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert _games_in(out) == 12
+
+
 def _check_png(path):
     """A valid PNG: the signature, every chunk's CRC, IHDR first, IEND last, and image data
     that inflates to the size IHDR announces. Returns (width, height)."""
