@@ -144,6 +144,8 @@ cdef class TreeCore:
         was tried: faster, but weaker in The Cat and Cat Earth at small budgets;
         docs/search.rst)."""
         if self.prior > 0.0:
+            if n == 1:
+                return self.buf[0]      # a forced move: the heuristic's too
             return st.heuristic_move_c(&self.rng, self.buf, n)
         return -1
 
