@@ -10,11 +10,46 @@ parent). The search that walks them is ``tree.pyx``.
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, realloc, free
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define CATSEARCH_PREFETCH(p) __builtin_prefetch(p)
+    #else
+    #define CATSEARCH_PREFETCH(p) ((void)0)
+    #endif
+    #include <stddef.h>
+    #include <stdint.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    static void catsearch_huge_pages(void *p, size_t n) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        const uintptr_t huge = (uintptr_t)2 << 20;
+        uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+        uintptr_t b = ((uintptr_t)p + n) & ~(huge - 1);
+        if (b > a)
+            madvise((void *)a, b - a, MADV_HUGEPAGE);
+    #else
+        (void)p;
+        (void)n;
+    #endif
+    }
+    """
+    # a hint to start loading the cache line at ``p`` (nothing where the compiler has none)
+    void prefetch "CATSEARCH_PREFETCH"(const void* p) noexcept nogil
+    # ask for 2 MB pages over the 2 MB-aligned inside of ``p[0:n]`` (Linux; elsewhere, and
+    # where the kernel says no, nothing): a tree of millions of nodes is read at random, and
+    # with 4 kB pages nearly every node's page misses the TLB
+    void huge_pages "catsearch_huge_pages"(void* p, size_t n) noexcept nogil
+
+
 # The trees' memory constants, in one place (the search's own are in tree.pxd and tree.pyx).
 cdef enum:
     NO_NODE = -1
     ARENA_START = 4096      # nodes allocated for a new arena
     ARENA_REGROW = 1024     # nodes of the first growth of an arena that has none
+    HUGE_FROM = 1 << 17     # nodes (4 MB) from which an arena (and an index as big) asks
+                            # for huge pages
     RELAYOUT_START = 16384  # see relayout: the arena size of the first relayout
     WIDE = 32               # children that make a node wide (see ChildIndex)
     INDEX_START = 1024      # entries of a new child index
@@ -41,6 +76,8 @@ cdef inline int arena_init(Arena* a, int cap) noexcept nogil:
     a.nodes = <Node*>malloc(sizeof(Node) * cap)
     a.size = 0
     a.cap = cap if a.nodes != NULL else 0
+    if cap >= HUGE_FROM and a.nodes != NULL:
+        huge_pages(a.nodes, sizeof(Node) * cap)
     return a.nodes != NULL
 
 
@@ -63,6 +100,8 @@ cdef inline int arena_add(Arena* a, int move, int player) noexcept nogil:
             return NO_NODE
         a.nodes = grown
         a.cap = cap
+        if cap >= HUGE_FROM:
+            huge_pages(grown, sizeof(Node) * cap)
     n = &a.nodes[a.size]
     n.move = move
     n.child = NO_NODE
@@ -131,6 +170,8 @@ cdef inline int index_grow(ChildIndex* ix, int cap) noexcept nogil:
     cdef unsigned int i
     if fresh == NULL:
         return 0
+    if sizeof(IndexEntry) * <size_t>cap >= sizeof(Node) * <size_t>HUGE_FROM:
+        huge_pages(fresh, sizeof(IndexEntry) * cap)
     for k in range(cap):
         fresh[k].parent = NO_NODE
     for k in range(oldcap):
@@ -173,18 +214,6 @@ cdef inline void index_free(ChildIndex* ix) noexcept nogil:
     ix.slots = NULL
     ix.cap = 0
     ix.size = 0
-
-
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define CATSEARCH_PREFETCH(p) __builtin_prefetch(p)
-    #else
-    #define CATSEARCH_PREFETCH(p) ((void)0)
-    #endif
-    """
-    # a hint to start loading the cache line at ``p`` (nothing where the compiler has none)
-    void prefetch "CATSEARCH_PREFETCH"(const void* p) noexcept nogil
 
 
 cdef inline void prefetch_children(Arena* a, int node) noexcept nogil:
