@@ -15,7 +15,8 @@ Of ``--rounds`` such runs (seeds) the median ratio is shown, with the lowest and
 at least 0.9); above 1 is possible, since a tree's playouts start deeper. The last column
 compares game moves a second instead (the tree's moves and its playouts' against the random
 games'): an iteration's game can be longer or shorter than a random one (a tree steers
-play), and this ratio leaves that out, keeping the search's own cost.
+play), and this ratio leaves that out, keeping the search's own cost. ``--max-depth D``
+limits the tree's depth: the ratio at D = 1, 2, ... shows what each tree level costs.
 
 ``scaling``: a search grown to ``--nodes`` nodes, timed in chunks: the time per iteration
 when the tree holds about 10k, 100k and 1M nodes, each divided by the time at 10k (the issue
@@ -54,13 +55,15 @@ def positions(game_id, players, seed=1):
             ("2/3", line[2 * len(line) // 3])]
 
 
-def interleaved_rates(view, seat, iterations, chunk, seed):
+def interleaved_rates(view, seat, iterations, chunk, seed, max_depth=0):
     """ISMCTS iterations a second and random playouts a second from ``view`` (CPU time of
     the thread), measured in turns: one search grows to ``iterations`` in chunks of
     ``chunk``, and after each chunk as many playouts run, so that whatever else disturbs the
     machine falls on both alike. Also the game moves a second of each (the tree's moves and
-    its playouts' against the random games')."""
+    its playouts' against the random games'). ``max_depth``: the search's depth limit (0:
+    none)."""
     core = ISMCTSCore(view, seat, c=EXPLORATION, prior=PRIOR, seed=seed)
+    core.set_max_depth(max_depth)
     t_search = t_play = 0.0
     played = 0
     for k in range(0, iterations, chunk):
@@ -81,10 +84,12 @@ def overhead(args):
           f" {'(spread)':>11} {'moves/s ratio':>14}")
     for game_id in args.games or catsearch.GAMES:
         for label, state in positions(game_id, args.players):
+            if args.at and label not in args.at:
+                continue
             seat = state.current_player
             view = state.view(seat)
-            runs = [interleaved_rates(view, seat, args.iterations, args.chunk, r + 1)
-                    for r in range(args.rounds)]
+            runs = [interleaved_rates(view, seat, args.iterations, args.chunk, r + 1,
+                                      args.max_depth) for r in range(args.rounds)]
             ratios = sorted(r[0] / r[1] for r in runs)
             mid = runs[[r[0] / r[1] for r in runs].index(ratios[len(ratios) // 2])]
             print(f"{game_id:<13} {label:<8} {mid[0]:>12,.0f} {mid[1]:>12,.0f} "
@@ -154,6 +159,10 @@ def main(argv=None):
     o.add_argument("--iterations", type=int, default=40000)
     o.add_argument("--rounds", type=int, default=3)
     o.add_argument("--chunk", type=int, default=5000)
+    o.add_argument("--at", action="append", choices=("opening", "1/3", "2/3"),
+                   help="only these positions (repeatable; default: all three)")
+    o.add_argument("--max-depth", type=int, default=0,
+                   help="the search's depth limit (default 0: none): what a tree level costs")
     s = sub.add_parser("scaling")
     s.add_argument("--game", default="herding-cats")
     s.add_argument("--players", type=int, default=2)
