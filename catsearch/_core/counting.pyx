@@ -1,6 +1,7 @@
 # cython: language_level=3
-"""Counting over the state contract in C: ``perft`` (the move-generator check) and random games
-(the playout loop of :func:`catsearch.benchmark_playouts`)."""
+"""Counting over the state contract in C: ``perft`` (the move-generator check), random games
+(the playout loop of :func:`catsearch.benchmark_playouts`), and the heuristic asked both ways
+(told the legal moves, as a search asks it, and not)."""
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free
 
@@ -110,3 +111,35 @@ def play_random_from(State view, int seat, long long games, uint64_t seed):
     finally:
         free(buf)
     return moves, time.perf_counter() - t0
+
+
+def heuristic_both_ways(State st, uint64_t seed):
+    """The heuristic's move in ``st`` asked as a search's prior asks it, told the legal moves
+    (``heuristic_move_c(rng, buf, n)``), and as a playout asks it, not told (``n`` = 0), each
+    with a generator seeded ``seed``; and whether the first left the moves it was told as they
+    were (it must not write them). The conformance suite expects the same move twice.
+
+    :returns: ``(told, not_told, moves_untouched)``.
+    """
+    cdef int ndm = st.num_distinct_moves_c()
+    cdef int* buf = <int*>malloc(sizeof(int) * 2 * (ndm + 1))
+    cdef int* copy
+    cdef Rng r
+    cdef int n, i, told, not_told
+    cdef bint untouched = True
+    if buf == NULL:
+        raise MemoryError()
+    copy = buf + ndm + 1
+    try:
+        n = st.legal_moves_c(buf)
+        for i in range(n):
+            copy[i] = buf[i]
+        rng_seed(&r, seed)
+        told = st.heuristic_move_c(&r, buf, n)
+        for i in range(n):
+            untouched = untouched and copy[i] == buf[i]
+        rng_seed(&r, seed)
+        not_told = st.heuristic_move_c(&r, buf, 0)
+        return told, not_told, untouched
+    finally:
+        free(buf)

@@ -102,9 +102,7 @@ cdef class State:
         return move
 
     cdef int heuristic_move_c(self, Rng* rng, int* buf, int n) noexcept nogil:
-        if n == 0:
-            n = self.legal_moves_c(buf)
-        return buf[rng_below(rng, n)]
+        return buf[rng_below(rng, n if n > 0 else self.legal_moves_c(buf))]
 
     cdef void evaluate_c(self, double* out) noexcept nogil:
         cdef int i, n = header(self).players

@@ -16,6 +16,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from catsearch._core.counting import heuristic_both_ways
 from catsearch._core.options import derive_seed
 from catsearch._core.state import State
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
@@ -109,7 +110,8 @@ def check_game(game_id: str, players: int, *, games: int = 3, seed: int = 0,
     from it) and checks at every ply: the incremental hash against the recomputed one; the
     notation round trip (text, hash, equality); the legal moves (sorted, unique, in range,
     their text round trip, the mask); returns (all 0 mid-game; in [0, 1] and summing to 1 at
-    the end, tied winners sharing), the evaluation and the heuristic move; for a game with a
+    the end, tied winners sharing), the evaluation and the heuristic move (legal, and the same
+    whether told the legal moves, as a search's prior asks it, or not); for a game with a
     deck, that every card is always somewhere. At ``checkpoints`` plies of each game, spread
     evenly from the first to the last, for every seat:
     clones and pickling; the seat's view (its notation round trip, exactly what the seat
@@ -236,6 +238,10 @@ def _check_state(ck: _Checker, st: State, composition) -> None:
     ck.expect(len(ev) == n and all(0.0 <= x <= 1.0 for x in ev) and math.isclose(sum(ev), 1.0),
               f"evaluate() gives {ev}: not one value in [0, 1] per seat summing to 1")
     ck.expect(st.heuristic_move(seed=7) in legal, "the heuristic move is not legal")
+    told, not_told, untouched = heuristic_both_ways(st, 7)
+    ck.expect(told == not_told, f"the heuristic told the legal moves picks {told}, not told "
+              f"{not_told}: heuristic_move_c(rng, buf, n) must pick alike either way")
+    ck.expect(untouched, "the heuristic wrote into the legal moves it was told")
 
 
 def _check_copies(ck: _Checker, st: State) -> None:

@@ -85,3 +85,19 @@ def test_a_broken_game_fails_with_a_message_that_says_where():
     assert "toy-broken-view" in msg and "seed=3" in msg and "ply" in msg and "state:" in msg
     assert e.value.game == "toy-broken-view" and e.value.ply is not None
     assert isinstance(e.value, AssertionError)
+
+
+@pytest.mark.parametrize("both_ways,needle", [
+    ((1, 2, True), "the heuristic told the legal moves picks 1, not told 2"),
+    ((1, 1, False), "the heuristic wrote into the legal moves it was told"),
+])
+def test_a_heuristic_that_differs_when_told_the_moves_is_caught(monkeypatch, both_ways,
+                                                                 needle):
+    """A search's prior tells the heuristic the legal moves it generated; a playout does not.
+    A game whose heuristic picks otherwise when told (or writes into them) fails the suite.
+    (The answers of the C check are stood in for here: a broken game would need compiling.)"""
+    import catsearch.testing.conformance as conformance
+    monkeypatch.setattr(conformance, "heuristic_both_ways", lambda st, seed: both_ways)
+    with pytest.raises(ConformanceError, match=needle):
+        check_game("toy-rps", 2, seed=3)
+
