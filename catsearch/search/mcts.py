@@ -106,8 +106,12 @@ class MCTSPlayer(Player):
             mix = self.playout_mix
             if mix is None:
                 mix = game_default("playout_mix", game_id)
-        return dict(c=self.exploration, mix=mix, cutoff=cutoff, max_nodes=self.max_nodes,
-                    prior=self.prior)
+        c, prior = self.exploration, self.prior
+        if c is None:                       # ISMCTS: the game's (search.options)
+            c = game_default("exploration", game_id)
+        if prior is None:
+            prior = game_default("prior", game_id)
+        return dict(c=c, mix=mix, cutoff=cutoff, max_nodes=self.max_nodes, prior=prior)
 
     @property
     def bytes_per_node(self) -> int:

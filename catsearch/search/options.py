@@ -71,13 +71,16 @@ FORCED = Option("forced", ("instant", "search"), "instant",
 #: the defaults that depend on the game, of the options declared with ``None`` for "the
 #: game's" (measured in docs/search.rst, "Defaults by game"): random playouts of The Cat and
 #: Cat Earth are long, so there a playout is cut off and the game's evaluation scores it
-#: (Cat Earth: far stronger at equal iterations; The Cat: as strong, 17 times faster)
+#: (Cat Earth: far stronger at equal iterations; The Cat: as strong, 17 times faster); in
+#: Cat Cards, ISMCTS's exploration and prior as tuned (SPSA), stronger than the defaults
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "the-cat": {"cutoff": 8},
     "cat-earth": {"cutoff": 10},
+    "cat-cards": {"exploration": 0.92, "prior": 0.37},
 }
 #: what those options are in a game that sets none
-NO_GAME_DEFAULT: dict[str, Any] = {"cutoff": 0, "playout_mix": 1.0}
+NO_GAME_DEFAULT: dict[str, Any] = {"cutoff": 0, "playout_mix": 1.0, "exploration": EXPLORATION,
+                                   "prior": PRIOR}
 
 
 def game_default(option: str, game_id: str | None) -> Any:
@@ -106,7 +109,11 @@ MCTS_OPTIONS: tuple[Option, ...] = (
     Positive("info_interval", float, 0.25, doc="seconds between info calls"),
     FORCED,
 )
-ISMCTS_OPTIONS = MCTS_OPTIONS + (
+#: ISMCTS takes its exploration constant and prior weight from the game where the game sets
+#: them (tuned there: GAME_DEFAULTS); PIMC keeps the general ones
+ISMCTS_OPTIONS = tuple(
+    dataclasses.replace(o, default=None, none_ok=True, doc=o.doc + " (default: the game's)")
+    if o.name in ("exploration", "prior") else o for o in MCTS_OPTIONS) + (
     Option("mode", ("auto", "so", "mo"), "auto", doc="one tree (so) or one per seat (mo)"),
 )
 PIMC_OPTIONS = MCTS_OPTIONS + (
