@@ -24,7 +24,7 @@ card drawn at the end of the turn, its letter for the drawer and ``?`` for the o
 seat's view already holds all it knows (its hand and the table).
 """
 from libc.stdint cimport uint64_t
-from libc.string cimport memset, memcpy
+from libc.string cimport memset
 from libc.math cimport exp, sqrt
 
 from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
@@ -142,16 +142,29 @@ cdef inline int stampede_target(HCData* d, int col) noexcept nogil:
                 best = k
     return best
 
-cdef bint stampede_completes(HCData* d) noexcept nogil:
-    """Whether a Stampede now would complete a herd: the herd it feeds a colour (the one with
-    most cards) is complete once the discarded cats of that colour make it three."""
-    cdef int col, k
+cdef int stampede_herds(HCData* d) noexcept nogil:
+    """The herds a Stampede now would complete (``stampede`` without playing it): per colour,
+    the discarded cats go to the herd with most cards until it is complete, then to the next,
+    so the herds complete fewest missing cards first while the discarded cats last."""
+    cdef int col, k, i, j, left, nneed, total = 0
+    cdef int need[12]
     for col in range(4):
-        if d.discard[col] > 0:
-            k = stampede_target(d, col)
-            if k >= 0 and d.discard[col] + d.herd_cats[k] + d.herd_wcl[k] >= 3:
-                return True
-    return False
+        left = d.discard[col]
+        nneed = 0
+        for k in range(d.nherds):
+            if d.herd_col[k] == col:
+                need[nneed] = 3 - d.herd_cats[k] - d.herd_wcl[k]
+                j = nneed
+                while j > 0 and need[j - 1] > need[j]:     # insertion: fewest missing first
+                    need[j - 1], need[j] = need[j], need[j - 1]
+                    j -= 1
+                nneed += 1
+        for i in range(nneed):
+            if left < need[i]:
+                break
+            left -= need[i]
+            total += 1
+    return total
 
 cdef void stampede(HCData* d, int p) noexcept nogil:
     cdef int col, k
@@ -376,7 +389,7 @@ cdef class HerdingCats(State):
                 k = d.herd_cats[m - M_WCL] + d.herd_wcl[m - M_WCL]
                 score = 90 if k == 2 else 5
             elif m == M_STAMP:
-                score = 95 if stampede_completes(d) else 8
+                score = 95 if stampede_herds(d) > 0 else 8
             else:
                 k = m - M_DISC      # only cats and Wild Cat Ladies can be unplayable
                 if k < DOG:         # the colour with the fewest cowdogs still to come
@@ -398,7 +411,6 @@ cdef class HerdingCats(State):
         softmax whose sharpness falls with the herds still to be played for. The weights
         were fitted by logistic regression on positions of 2-player games."""
         cdef HCData* d = &self.d
-        cdef HCData tmp
         cdef double x[4]
         cdef double rest, q, beta, miss, u, stamp_gain = 0.0
         cdef int p, k, i, j, t, n = d.h.players, col, left
@@ -427,9 +439,7 @@ cdef class HerdingCats(State):
                 norder += 1
         # herds a Stampede would complete now
         if unk[STAMP] or d.hand[0][STAMP] or d.hand[1][STAMP] or d.hand[2][STAMP] or d.hand[3][STAMP]:
-            memcpy(&tmp, d, sizeof(HCData))
-            stampede(&tmp, 0)
-            stamp_gain = tmp.won[0] - d.won[0]
+            stamp_gain = stampede_herds(d)
             if stamp_gain > 2.0:
                 stamp_gain = 2.0
         for p in range(n):

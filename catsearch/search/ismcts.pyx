@@ -42,7 +42,8 @@ cdef class ISMCTSCore(TreeCore):
         cdef int q, p, tp, n, m, ch, c2, key, node, depth = 0, cap
         cdef bint expanded = 0, ok
         cdef double r[4]
-        prefetch_children(a, self.roots[0])     # loads while the determinization is dealt
+        # the root's children load while the determinization is dealt (MO: the seat's tree)
+        prefetch_children(a, self.roots[self.seat if self.mo else 0])
         copy_state(st, self.root)
         st.determinize_c(self.seat, &self.rng)
         cap = self.path_cap

@@ -107,7 +107,6 @@ def _alive(pid):
         return False
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs Linux's /proc")
 def test_sigterm_stops_the_workers_and_saves_what_is_done(tmp_path):
     """``kill`` (SIGTERM) to the arena alone, as a job scheduler sends it: the worker
     processes stop with it, the games done are saved, and the rerun resumes."""
