@@ -15,6 +15,7 @@ Test games (the toy games of :mod:`catsearch.testing`) are registered with ``lis
 from __future__ import annotations
 
 import functools
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +49,10 @@ class GameSpec:
         multiset in every state of a game, and a determinization deals the unseen cards
         (the conformance suite checks both). ``False`` for games whose hidden things are
         choices rather than cards (the toy games).
+    :ivar heuristic_weights: the numbers the game's heuristic (``heuristic_move_c``) plays
+        by, as float options with their defaults and ranges, in the order of the C array
+        the game fills from them at import; a player's ``weights.NAME=value`` sets one
+        (:meth:`weight_vector`).
     """
 
     id: str
@@ -60,6 +65,7 @@ class GameSpec:
     options: tuple[Option, ...] = ()
     view_hides_rng: bool = False
     deck: bool = True
+    heuristic_weights: tuple[Option, ...] = ()
     _players: Option = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -109,6 +115,41 @@ class GameSpec:
     def check_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Every option's value, defaults filled in (see :func:`check_options`)."""
         return check_options(self.options, given, self.id)
+
+    @property
+    def default_weights(self) -> tuple[float, ...]:
+        """The heuristic's default weights, in declared order (what the game's C array
+        holds)."""
+        return tuple(float(o.default) for o in self.heuristic_weights)
+
+    def weight_vector(self, weights: Mapping[str, Any] | None) -> array | None:
+        """The heuristic's weights with ``weights`` (name -> value) set, the others at
+        their defaults, as a C array of doubles in declared order; ``None`` when ``weights``
+        sets none (the game's own array applies).
+
+        :raises OptionError: a weight the game does not have (the message lists its weights)
+            or a value out of its range.
+        :raises TypeError: a value that is not a number.
+        """
+        if not weights:
+            return None
+        for name in weights:
+            self.weight_option(name)
+        values = check_options(self.heuristic_weights, weights, f"{self.id} heuristic")
+        return array("d", (values[o.name] for o in self.heuristic_weights))
+
+    def weight_option(self, name: str) -> Option:
+        """The declaration of the heuristic's weight ``name``.
+
+        :raises OptionError: the game's heuristic has no such weight (the message lists
+            its weights).
+        """
+        for o in self.heuristic_weights:
+            if o.name == name:
+                return o
+        known = ", ".join(o.name for o in self.heuristic_weights) or "none"
+        raise OptionError(f"{self.id}'s heuristic has no weight {name!r}; its weights are "
+                          f"{known}", owner=f"{self.id} heuristic", option=f"weights.{name}")
 
 
 _HEAPTYPE = 1 << 9          # Py_TPFLAGS_HEAPTYPE: a class written in Python

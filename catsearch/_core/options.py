@@ -82,6 +82,10 @@ class Option:
     :ivar convert: for a structured value: a function from the value (or its text) to the
         checked value, raising ``TypeError`` or ``ValueError`` with its reason.
     :ivar doc: one line on what it does, for help texts.
+    :ivar family: a family of numbers, each set as ``NAME.MEMBER=value`` (a finite number)
+        or all at once as a mapping ``{MEMBER: value}``; the value is the dict of the members
+        set, ``None`` for none. Which members exist is checked by whoever uses them (a
+        game's heuristic weights: :meth:`GameSpec.weight_vector`).
     """
 
     name: str
@@ -92,10 +96,13 @@ class Option:
     none_ok: bool = False
     convert: Callable[[Any], Any] | None = None
     doc: str = ""
+    family: bool = False
 
     def describe(self) -> str:
         """What a valid value is, in words (``"a whole number from 1 to 64"``)."""
-        if self.convert is not None:
+        if self.family:
+            text = f"a mapping of names to numbers, or {self.name}.NAME=number each"
+        elif self.convert is not None:
             text = self.doc or "a valid value"
         elif isinstance(self.kind, tuple):
             text = "one of " + ", ".join(self.kind)
@@ -127,6 +134,8 @@ class Option:
             if self.none_ok:
                 return None
             raise TypeError(f"{where}option {self.name} must be {self.describe()}, not None")
+        if self.family:
+            return self._check_family(value, owner)
         if self.convert is not None:
             try:
                 return self.convert(value)
@@ -168,6 +177,26 @@ class Option:
             raise self._range_error(value, owner)
         return value
 
+    def _check_family(self, value: Any, owner: str) -> dict[str, float] | None:
+        if not isinstance(value, Mapping):
+            where = f"{owner}: " if owner else ""
+            raise TypeError(f"{where}option {self.name} must be {self.describe()}, "
+                            f"not {type(value).__name__} {value!r}")
+        out = {}
+        for key, member in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"{owner + ': ' if owner else ''}a name in {self.name} is a "
+                                f"str, not {type(key).__name__} {key!r}")
+            out[key] = self.member(key).check(member, owner)
+        return dict(sorted(out.items())) or None
+
+    def member(self, key: str) -> Option:
+        """The option ``NAME.key`` of a family: a finite number."""
+        if not key.isidentifier():
+            raise OptionError(f"{f'{self.name}.{key}'!r}: a member's name is a word, like "
+                              f"{self.name}.complete", option=f"{self.name}.{key}")
+        return Option(f"{self.name}.{key}", float, doc=self.doc)
+
     def parse(self, text: str, owner: str = "") -> Any:
         """The value written as ``text`` (a spec string or protocol line), checked."""
         where = f"{owner}: " if owner else ""
@@ -176,6 +205,10 @@ class Option:
         raw = text.strip()
         if self.none_ok and raw.lower() in ("none", ""):
             return None
+        if self.family:
+            raise OptionError(f"{where}option {self.name}={raw!r}: set its members one by one, "
+                              f"{self.name}.NAME=number", owner=owner, option=self.name,
+                              value=raw)
         if self.convert is not None or isinstance(self.kind, tuple) or self.kind is str:
             return self.check(raw, owner)
         try:
@@ -212,10 +245,20 @@ def check_options(declared: tuple[Option, ...] | Mapping[str, Option], given: Ma
     aliases = aliases or {}
     where = f"{owner}: " if owner else ""
     out: dict[str, Any] = {}
+    members: dict[str, dict[str, float]] = {}
     for key, value in given.items():
         if not isinstance(key, str):
             raise TypeError(f"{where}an option name is a str, not {type(key).__name__}")
         name = aliases.get(key, key)
+        family, dot, sub = name.partition(".")
+        if dot and family in table and table[family].family:
+            opt = table[family].member(sub)
+            got = members.setdefault(family, {})
+            if sub in got:
+                raise OptionError(f"{where}option {name!r} given twice", owner=owner,
+                                  option=name, value=value)
+            got[sub] = opt.parse(value, owner) if text else opt.check(value, owner)
+            continue
         if name not in table:
             known = ", ".join(sorted(set(table) | set(aliases))) or "(none)"
             raise OptionError(f"{where}unknown option {key!r}; the options are {known}",
@@ -225,6 +268,12 @@ def check_options(declared: tuple[Option, ...] | Mapping[str, Option], given: Ma
                               option=name, value=value)
         opt = table[name]
         out[name] = opt.parse(value, owner) if text else opt.check(value, owner)
+    for family, got in members.items():
+        both = set(out.get(family) or {}) & set(got)
+        if both:
+            raise OptionError(f"{where}option {family}.{min(both)} given twice", owner=owner,
+                              option=f"{family}.{min(both)}")
+        out[family] = dict(sorted({**(out.get(family) or {}), **got}.items()))
     for name, opt in table.items():
         if name not in out:
             out[name] = opt.default

@@ -26,6 +26,10 @@ ctypedef struct Header:
     int ply            # moves applied since the start
     uint64_t hash      # incremental Zobrist hash of the position
     Rng rng            # the state's own generator, for the game's future chance events
+    # the heuristic's weights, in the order of the game's ``GameSpec.heuristic_weights``;
+    # NULL: the game's defaults. A search points its own states at its player's weights
+    # (set_heuristic_weights); a copy keeps the pointer, the notation never carries it
+    const double* hweights
 
 
 cdef class State:
@@ -82,6 +86,18 @@ cdef class State:
 cdef inline Header* header(State s) noexcept nogil:
     return <Header*>s._data
 
+cdef inline const double* heuristic_weights(Header* h, const double* defaults) noexcept nogil:
+    """The weights a game's ``heuristic_move_c`` uses: the state's, else the game's."""
+    return h.hweights if h.hweights != NULL else defaults
+
+cdef const double* weights_pointer(object vector) except? NULL
+cdef int fill_weights(double* out, int n, object spec) except -1
+
+cdef inline void set_heuristic_weights(State s, const double* w) noexcept nogil:
+    """Make ``s`` (and every copy made of it from now on) use the weights ``w`` (NULL: the
+    game's); the caller keeps ``w`` alive as long as those states."""
+    (<Header*>s._data).hweights = w
+
 cdef inline int current_player_c(State s) noexcept nogil:
     return (<Header*>s._data).current
 
@@ -102,13 +118,15 @@ cdef inline int next_seat(int p, int n) noexcept nogil:
 # -- the header's bookkeeping, for the games -------------------------------------------------
 
 cdef inline void restart(State st, uint64_t seed) noexcept nogil:
-    """Start a new deal (``reset_c``): clear the game's struct, keeping the player count (a
-    game saves and restores its options around it), and make the header a full state's at
-    ply 0 with seat 0 to move, its generator seeded with ``seed``."""
+    """Start a new deal (``reset_c``): clear the game's struct, keeping the player count and
+    the heuristic's weights (a game saves and restores its options around it), and make the
+    header a full state's at ply 0 with seat 0 to move, its generator seeded with ``seed``."""
     cdef Header* h = <Header*>st._data
     cdef int players = h.players
+    cdef const double* w = h.hweights
     memset(st._data, 0, st._size)
     h.players = players
+    h.hweights = w
     h.view_seat = NO_SEAT
     h.rng_known = 1
     rng_seed(&h.rng, seed)

@@ -17,6 +17,7 @@ after the last saved step (a step cut short by Ctrl-C is played again, identical
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -25,6 +26,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
+from catsearch._core.game import lookup
 from catsearch._core.options import derive_seed
 from catsearch.arena.config import MatchConfig
 from catsearch.arena.entrants import Entrant
@@ -81,6 +83,9 @@ class TuneParam:
             raise ValueError(f"a tuned parameter is name=low:high[:c_end[:r_end]], not {text!r}")
         option = template.declaration(name)        # OptionError (a ValueError) if none
         full = option.name
+        family, dot, member = full.partition(".")
+        if dot and game is not None:    # a heuristic weight: the game's declaration
+            option = dataclasses.replace(lookup(game).spec.weight_option(member), name=full)
         if option.kind not in (int, float):
             raise ValueError(f"{template.name}'s option {full!r} is not a number; only "
                              f"number options can be tuned")

@@ -29,7 +29,7 @@ from libc.math cimport exp
 
 from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
 from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, as_view, as_full,
-                                    next_seat)
+                                    next_seat, heuristic_weights, fill_weights)
 from catsearch._core.observing cimport put_turn
 from catsearch._core.zobrist cimport count_up, count_down, count_key, set_turn, turn_key
 from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
@@ -538,26 +538,35 @@ cdef void final_scores(CCData* d, double* out) noexcept nogil:
     for p in range(d.h.players):
         out[p] = d.points[p] + bonus[p] - hand_penalty(d, p) - unk * d.hand[p][CC_UNK]
 
-cdef int card_worth(CCData* d, int p, int t) noexcept nogil:
+# The heuristic's weights (see card_worth and heuristic_move_c); a player sets them as
+# weights.NAME=value, in this order in HW
+cdef enum:
+    HW_WANT, HW_TOY_PAIR, HW_SIAMESE_PAIR, HW_SIAMESE_FIRST, HW_SHARE_CAP, HW_N
+cdef double HW[HW_N]
+
+
+cdef double card_worth(CCData* d, const double* w, int p, int t) noexcept nogil:
     """How much a beginner at seat p wants card t: a cat's value plus one per cat held that
     shares a colour with it (at most 3); a Siamese more when it makes a pair; a toy of a kind
-    already held 2."""
+    already held 2 (the numbers: the weights ``w``)."""
     cdef int u, share = 0
-    if t == CC_UNK:
-        return 2
+    if t == CC_UNK:         # only in a view played on (a search's)
+        return 2.0
     if t >= POST:
-        return 2 if d.hand[p][t] else 0
+        return w[HW_TOY_PAIR] if d.hand[p][t] else 0.0
     if t == SIAMESE:
-        return d.val[t] + (3 if d.hand[p][SIAMESE] == 1 else (1 if d.hand[p][SIAMESE] == 0 else 0))
+        return d.val[t] + (w[HW_SIAMESE_PAIR] if d.hand[p][SIAMESE] == 1 else
+                           (w[HW_SIAMESE_FIRST] if d.hand[p][SIAMESE] == 0 else 0.0))
     for u in range(SIAMESE):
         if CM[u] & CM[t]:
             share += d.hand[p][u]
-    return d.val[t] + (share if share < 3 else 3)
+    return d.val[t] + (share if share < w[HW_SHARE_CAP] else w[HW_SHARE_CAP])
 
-cdef int pile_worth(CCData* d, int p, int k) noexcept nogil:
-    cdef int i, s = 0
+cdef double pile_worth(CCData* d, const double* w, int p, int k) noexcept nogil:
+    cdef int i
+    cdef double s = 0.0
     for i in range(d.pile_n[k]):
-        s += card_worth(d, p, d.pile[k][i])
+        s += card_worth(d, w, p, d.pile[k][i])
     return s
 
 
@@ -675,7 +684,17 @@ SPEC = GameSpec(
               "sets", "values?", "rng", "view?"),
     options=(Option("values", tuple, DEFAULT_VALUES, convert=_values_option,
                     doc=f"the cats' point values: 5 whole numbers from 0 to {MAX_VALUE} "
-                        f"(one-colour, two-colour, three-colour, Sphynx, Siamese)"),))
+                        f"(one-colour, two-colour, three-colour, Sphynx, Siamese)"),),
+    heuristic_weights=(
+        Option("want", float, 3.0,
+               doc="step 1: a card worth this much or more goes on the pile wanted most"),
+        Option("toy_pair", float, 2.0, doc="what a toy of a kind held is worth"),
+        Option("siamese_pair", float, 3.0, doc="a Siamese that makes a pair: its value plus"),
+        Option("siamese_first", float, 1.0, doc="a first Siamese: its value plus"),
+        Option("share_cap", float, 3.0,
+               doc="a cat: its value plus one per cat held sharing a colour, at most this"),
+    ))
+fill_weights(HW, HW_N, SPEC)
 
 
 cdef inline int _hand_tensor(const unsigned char* h, float* out, int o) noexcept nogil:
@@ -853,25 +872,28 @@ cdef class CatCards(State):
         """A beginner's play. Step 1: a card it wants (worth 3 or more, see card_worth) goes
         on the pile it would most like to pick up, any other card on the pile it wants least.
         Step 2 and final turns: form the set worth most (cats' values plus 2 per toy it
-        gets rid of); else pick up the pile worth most to it (a final turn passes)."""
+        gets rid of); else pick up the pile worth most to it (a final turn passes). The
+        numbers are the weights HW (the spec's ``heuristic_weights``)."""
         cdef CCData* d = &self.d
+        cdef const double* w = heuristic_weights(&d.h, HW)
         cdef int p = d.h.current
-        cdef int i, m, s, j, score
+        cdef int i, m, s, j
+        cdef double score
         cdef int want = 0
         cdef Pick pick
         if n == 0:
             n = self.legal_moves_c(buf)
         pick_start(&pick, buf[0])
         if d.step == STEP_PLACE:
-            want = card_worth(d, p, d.revealed) >= 3
+            want = card_worth(d, w, p, d.revealed) >= w[HW_WANT]
         for i in range(n):
             m = buf[i]
             if m < M_TAKE:
-                score = pile_worth(d, p, m)
+                score = pile_worth(d, w, p, m)
                 if not want:
                     score = -score
             elif m < M_PASS:
-                score = pile_worth(d, p, m - M_TAKE)
+                score = pile_worth(d, w, p, m - M_TAKE)
             elif m == M_PASS:
                 score = -1
             else:

@@ -43,7 +43,8 @@ from libc.string cimport memset, memcpy
 from catsearch._core.rng cimport (Rng, Pick, pick_start, pick_offer, rng_below, rng_shuffle_u8,
                                   fill_tables)
 from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
-                                    as_full, share_returns, next_seat)
+                                    as_full, share_returns, next_seat, heuristic_weights,
+                                    fill_weights)
 from catsearch._core.observing cimport put_turn
 from catsearch._core.zobrist cimport count_up, count_down, count_key, set_value, set_turn, turn_key
 from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
@@ -848,9 +849,10 @@ cdef void reveal_card(CEData* d, int p, int t) noexcept nogil:
         know_up(d, Z_FRESH[p][t], &d.fresh[p][t])
 
 
-cdef double pos_value(CEData* d, int p, int* thr) noexcept nogil:
-    """The heuristic's view of a position for seat p: its houses minus half its threatened
-    houses, against the mean of the other seats still in; a win or a loss dominates."""
+cdef double pos_value(CEData* d, int p, int* thr, double threat) noexcept nogil:
+    """The heuristic's view of a position for seat p: its houses minus ``threat`` (a half)
+    per threatened house, against the mean of the other seats still in; a win or a loss
+    dominates."""
     cdef int q, k = 0
     cdef double own, other = 0.0
     if d.h.terminal:
@@ -862,10 +864,10 @@ cdef double pos_value(CEData* d, int p, int* thr) noexcept nogil:
     if not (d.alive >> p & 1):
         return -1000.0
     threats(d, thr)
-    own = d.houses[p] - 0.5 * thr[p]
+    own = d.houses[p] - threat * thr[p]
     for q in range(d.h.players):
         if q != p and (d.alive >> q & 1):
-            other += d.houses[q] - 0.5 * thr[q]
+            other += d.houses[q] - threat * thr[q]
             k += 1
     if k:
         other /= k
@@ -895,12 +897,31 @@ cdef void seat_strengths(CEData* d, double* s) noexcept nogil:
             s[p] = 0.0
 
 
+# The heuristic's weights (see heuristic_move_c); a player sets them as weights.NAME=value,
+# in this order in HW
+cdef enum:
+    HW_EDGE, HW_NEAR_CAT, HW_BESIDE_OWN, HW_GUARD_OWN, HW_GUARD_OTHER, HW_THREAT, \
+        HW_DISCARD_HELD, HW_N
+cdef double HW[HW_N]
+
 SPEC = GameSpec(
     id="cat-earth", name="Cat Earth", size=sizeof(CEData), moves=CE_MOVES,
     notation=("players", "phase", "turn", "round", "played", "pending", "board", "hands",
               "deck", "discard", "winners", "rng", "setup?", "pile?", "fresh?", "view?"),
     options=(Option("setup", SETUPS, "moves",
-                    doc="moves: houses and trees are placed by moves; random: at random"),))
+                    doc="moves: houses and trees are placed by moves; random: at random"),),
+    heuristic_weights=(
+        Option("edge", float, 2.0, doc="a house: per square between it and the edge"),
+        Option("near_cat", float, -3.0, doc="a house beside the cat's start (d4)"),
+        Option("beside_own", float, 0.5, doc="a house: per own house beside it"),
+        Option("guard_own", float, 1.0, doc="a tree: per own house it guards from a push"),
+        Option("guard_other", float, -0.5, doc="a tree: per other seat's house it guards"),
+        Option("threat", float, 0.5,
+               doc="play: a threatened house counts as this many houses lost"),
+        Option("discard_held", float, 0.1,
+               doc="a discard: per card of the type held (the type's value counts -1)"),
+    ))
+fill_weights(HW, HW_N, SPEC)
 
 
 cdef class CatEarth(State):
@@ -1026,8 +1047,10 @@ cdef class CatEarth(State):
         houses; trees where they guard the most own houses from a push (a house with a tree
         behind it cannot be pushed that way). Play: try every card and keep the one that most
         improves (own houses - half the threatened ones) against the other seats' mean; if
-        none improves on playing nothing, ``end``. Discard: the least useful card type."""
+        none improves on playing nothing, ``end``. Discard: the least useful card type. The
+        numbers are the weights HW (the spec's ``heuristic_weights``)."""
         cdef CEData* d = &self.d
+        cdef const double* w = heuristic_weights(&d.h, HW)
         cdef CEData tmp
         cdef int p = d.h.current
         cdef int i, m, sq, dir, nb, v
@@ -1039,34 +1062,34 @@ cdef class CatEarth(State):
         if n == 1:
             return buf[0]
         if d.phase == PH_PLAY:
-            base = pos_value(d, p, thr)
+            base = pos_value(d, p, thr, w[HW_THREAT])
         pick_start(&pick, buf[0])
         for i in range(n):
             m = buf[i]
             if d.phase == PH_HOUSE:
                 sq = m - M_HOUSE
-                score = 2.0 * EDGE_DIST[sq] - (3.0 if NEAR_D4[sq] else 0.0)
+                score = w[HW_EDGE] * EDGE_DIST[sq] + (w[HW_NEAR_CAT] if NEAR_D4[sq] else 0.0)
                 for dir in range(4):
                     nb = NEIGH[sq][dir]
                     if nb >= 0 and d.board[nb] == p + 1:
-                        score += 0.5
+                        score += w[HW_BESIDE_OWN]
             elif d.phase == PH_TREE:
                 sq = m - M_TREE
                 score = 0.0
                 for dir in range(4):   # the line of houses that has this tree behind it
                     nb = NEIGH[sq][dir]
                     while nb >= 0 and is_house(d.board[nb]):
-                        score += 1.0 if d.board[nb] == p + 1 else -0.5
+                        score += w[HW_GUARD_OWN] if d.board[nb] == p + 1 else w[HW_GUARD_OTHER]
                         nb = NEIGH[nb][dir]
             elif d.phase == PH_DISCARD:
                 v = m - M_DISC
-                score = -CARD_VALUE[v] + 0.1 * d.hand[p][v]
+                score = -CARD_VALUE[v] + w[HW_DISCARD_HELD] * d.hand[p][v]
             elif m == M_END:
                 score = base + 1e-6
             else:
                 memcpy(&tmp, d, sizeof(CEData))
                 do_move(&tmp, m)
-                score = pos_value(&tmp, p, thr)
+                score = pos_value(&tmp, p, thr, w[HW_THREAT])
             pick_offer(&pick, rng, m, score, 1e-9)
         return pick.choice
 

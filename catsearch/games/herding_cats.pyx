@@ -29,13 +29,14 @@ from libc.math cimport exp, sqrt
 
 from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
 from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
-                                    as_full, next_seat)
+                                    as_full, next_seat, heuristic_weights, fill_weights)
 from catsearch._core.observing cimport put_turn
 from catsearch._core.zobrist cimport count_up, count_down, count_key, set_turn, turn_key
 from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
                                     redeal_hands, redeal_run, card_in, card_out, hide_cards)
 
 from catsearch._core.game import GameSpec, register
+from catsearch._core.options import Option
 from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
                                    put_c, put_int, put_turn_or_dash, put_counted, put_run,
                                    dash_if_empty)
@@ -247,10 +248,32 @@ cdef str cards_str(const unsigned char* counts, int ntypes):
     return s or "-"
 
 
+# The heuristic's weights: the score of each kind of move (the best score is played, scores
+# within 0.5 tie); a player sets them as weights.NAME=value, in this order in HW
+cdef enum:
+    HW_COWDOG_HELD, HW_COWDOG, HW_COMPLETE, HW_START, HW_ADD, HW_COMPLETE_WCL, HW_WCL, \
+        HW_STAMPEDE, HW_STAMPEDE_KEEP, HW_DISCARD_WCL, HW_N
+cdef double HW[HW_N]
+
 SPEC = GameSpec(
     id="herding-cats", name="Herding Cats", size=sizeof(HCData), moves=HC_MOVES,
     notation=("players", "turn", "hands", "deck", "herds", "discard", "out", "won", "rng",
-              "view?"))
+              "view?"),
+    heuristic_weights=(
+        Option("cowdog_held", float, 40.0, doc="a cowdog of a colour with a cat in hand"),
+        Option("cowdog", float, 30.0, doc="any other cowdog"),
+        Option("complete", float, 100.0, doc="a cat that completes a herd"),
+        Option("start", float, 35.0, doc="a cat on a herd of no card yet"),
+        Option("add", float, 10.0, doc="a cat that leaves a herd one short"),
+        Option("complete_wcl", float, 90.0, doc="a Wild Cat Lady that completes a herd"),
+        Option("wcl", float, 5.0, doc="any other Wild Cat Lady on a herd"),
+        Option("stampede", float, 95.0, doc="a Stampede that completes a herd"),
+        Option("stampede_keep", float, 8.0, doc="a Stampede that completes none"),
+        Option("discard_wcl", float, -50.0,
+               doc="discarding a Wild Cat Lady (a cat: minus the cowdogs of its colour to "
+                   "come)"),
+    ))
+fill_weights(HW, HW_N, SPEC)
 
 
 cdef class HerdingCats(State):
@@ -370,32 +393,35 @@ cdef class HerdingCats(State):
         """A beginner's play: complete a herd (with a cat before a Wild Cat Lady); a Stampede
         that completes one; start a herd for a cat held; add a cat that leaves a herd one
         short of nobody; keep Wild Cat Ladies and Stampedes for later; discard the cat of the
-        colour least likely to find a herd."""
+        colour least likely to find a herd. Each kind of move scores its weight (HW, the
+        spec's ``heuristic_weights``)."""
         cdef HCData* d = &self.d
+        cdef const double* w = heuristic_weights(&d.h, HW)
         cdef int p = d.h.current
-        cdef int i, m, k, score
+        cdef int i, m, k
+        cdef double score
         cdef Pick pick
         if n == 0:
             n = self.legal_moves_c(buf)
         pick_start(&pick, buf[0])
         for i in range(n):
             m = buf[i]
-            if m < M_CAT:
-                score = 40 if d.hand[p][m] else 30          # a cowdog for a cat we hold
-            elif m < M_WCL:
+            if m < M_CAT:                                   # a cowdog for a cat we hold
+                score = w[HW_COWDOG_HELD] if d.hand[p][m] else w[HW_COWDOG]
+            elif m < M_WCL:                         # 1 card gives the next seat a chance
                 k = d.herd_cats[m - M_CAT] + d.herd_wcl[m - M_CAT]
-                score = 100 if k == 2 else (35 if k == 0 else 10)   # 1 card gives the next seat a chance
+                score = w[HW_COMPLETE] if k == 2 else (w[HW_START] if k == 0 else w[HW_ADD])
             elif m < M_STAMP:
                 k = d.herd_cats[m - M_WCL] + d.herd_wcl[m - M_WCL]
-                score = 90 if k == 2 else 5
+                score = w[HW_COMPLETE_WCL] if k == 2 else w[HW_WCL]
             elif m == M_STAMP:
-                score = 95 if stampede_herds(d) > 0 else 8
+                score = w[HW_STAMPEDE] if stampede_herds(d) > 0 else w[HW_STAMPEDE_KEEP]
             else:
                 k = m - M_DISC      # only cats and Wild Cat Ladies can be unplayable
                 if k < DOG:         # the colour with the fewest cowdogs still to come
                     score = -(COMP[DOG + k] - d.out[DOG + k] - d.discard[DOG + k])
                 else:
-                    score = -50
+                    score = w[HW_DISCARD_WCL]
             pick_offer(&pick, rng, m, score, 0.5)
         return pick.choice
 

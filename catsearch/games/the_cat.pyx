@@ -37,7 +37,7 @@ from libc.math cimport exp
 
 from catsearch._core.rng cimport Rng, rng_below, rng_shuffle_u8, fill_tables
 from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
-                                    as_view, as_full)
+                                    as_view, as_full, heuristic_weights, fill_weights)
 from catsearch._core.observing cimport put_turn
 from catsearch._core.zobrist cimport set_turn, turn_key
 from catsearch._core.cards cimport shuffled_pool, chance_from_counts
@@ -401,13 +401,25 @@ def _target(value):
     return value
 
 
+# The heuristic's weights (see heuristic_move_c); a player sets them as weights.NAME=value,
+# in this order in HW
+cdef enum:
+    HW_NEUTRAL_SWAP_EVERY, HW_N
+cdef double HW[HW_N]
+
 SPEC = GameSpec(
     id="the-cat", name="The Cat", size=sizeof(TCData), moves=TC_MOVES,
     notation=("players", "target", "round", "tick", "rtick", "scores", "turn", "chosen",
               "held", "centre", "piles", "known", "rng", "phase?", "view?"),
     options=(Option("target", int, 20, convert=_target,
                     doc="the points that end the game: 20 (the default) or 12"),),
-    view_hides_rng=True)
+    view_hides_rng=True,
+    heuristic_weights=(
+        Option("neutral_swap_every", float, 4.0, 0.0, 1e6,
+               doc="with nothing better to do, a swap that leaves the held pile no worse is "
+                   "made one time in this many (its whole part; 0: never)"),
+    ))
+fill_weights(HW, HW_N, SPEC)
 
 
 cdef class TheCat(State):
@@ -539,7 +551,8 @@ cdef class TheCat(State):
         centre): call Stop when every own pile is four of a kind; holding a pile that a centre
         card improves, make the best such swap; else pick up a pile not looked at yet, or one
         the centre improves; else, now and then, make a swap that leaves the held pile no
-        worse (it moves the centre on); else keep an unfinished pile in hand, or wait.
+        worse (it moves the centre on: one time in ``neutral_swap_every``, a weight of the
+        spec's ``heuristic_weights``); else keep an unfinished pile in hand, or wait.
 
         A swap of a pile card of mood x (c_x copies in the pile) for a centre card of mood m
         (c_m copies) improves the pile when c_m >= c_x: the sum of squared mood counts grows
@@ -552,7 +565,7 @@ cdef class TheCat(State):
         cdef int move[4]
         cdef bint looked[4]
         cdef int have[4]
-        cdef int k, i, best, nbest
+        cdef int k, i, best, nbest, every
         cdef bint all_done = True
         if p < 0:
             return M_WAIT       # a view waiting for chance: nobody decides
@@ -586,7 +599,9 @@ cdef class TheCat(State):
                     best = k
         if best >= 0:
             return M_PICK + best
-        if hk >= 0 and have[hk] < 4 and gain[hk] == 0 and rng_below(rng, 4) == 0:
+        every = <int>heuristic_weights(&d.h, HW)[HW_NEUTRAL_SWAP_EVERY]
+        if (hk >= 0 and have[hk] < 4 and gain[hk] == 0 and every > 0
+                and rng_below(rng, every) == 0):
             return move[hk]
         if hk < 0 or have[hk] == 4:
             # hold the unfinished pile closest to done, ready for the centre to change

@@ -17,7 +17,8 @@ from libc.stdlib cimport malloc, calloc, realloc, free, qsort
 from libc.string cimport memcpy, memset
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_double, splitmix_finish
-from catsearch._core.state cimport State, Header, MAX_PLAYERS
+from catsearch._core.state cimport (State, Header, MAX_PLAYERS, set_heuristic_weights,
+                                    weights_pointer)
 
 
 cdef inline int pick(Rng* rng, const double* ws, int n) noexcept nogil:
@@ -142,8 +143,10 @@ cdef class ChanceStack:
         ChanceStack._release(self)
 
     cdef _prepare(self, State root, int nlevels):
-        """Room for ``nlevels`` levels of clones of ``root`` (a fresh stack)."""
+        """Room for ``nlevels`` levels of clones of ``root`` (a fresh stack), using the
+        heuristic weights ``self.weights``."""
         cdef int i
+        cdef object st
         self._release()
         self.size = root._size
         self.nlevels = nlevels
@@ -151,6 +154,8 @@ cdef class ChanceStack:
         self.chance_budget = -1
         self.stride = root.num_distinct_moves_c() + 1
         self._objs = [root.clone_c() for _ in range(nlevels + 2)]
+        for st in self._objs:       # the stack's states use the search's heuristic weights
+            set_heuristic_weights(<State>st, weights_pointer(self.weights))
         self.stack = <PyObject**>malloc(nlevels * sizeof(PyObject*))
         self.moves = <int*>malloc(nlevels * self.stride * sizeof(int))
         self.history = <double*>calloc(self.stride, sizeof(double))

@@ -124,6 +124,7 @@ class Expectimax(Player):
                              f"needs to decide (the game's chance_outcomes_c is wrong here)")
         budget = resolve(limits, self._own, _DEFAULT_BUDGET, counts=_COUNTS,
                          depth_max=MAX_DEPTH)
+        weights = view.spec.weight_vector(self.weights)
         forced = forced_result(view, t0, self.forced)
         if forced is not None:
             return forced
@@ -137,7 +138,7 @@ class Expectimax(Player):
 
         def to_result(r):
             if r["best"] < 0:
-                move = view.heuristic_move(seed=seed)
+                move = view.heuristic_move(seed=seed, weights=self.weights)
                 value = tuple(view.evaluate())
             else:
                 move = r["moves"][r["best"]]
@@ -157,6 +158,7 @@ class Expectimax(Player):
                     pruning=PRUNINGS[self.pruning], max_chance=self.max_chance,
                     sample=self.chance == "sample", seed=seed, max_depth=depth or MAX_DEPTH,
                     node_limit=nodes or 0, seconds=seconds or 0.0, playouts=self.playouts,
+                    weights=weights,
                     info=None if info is None else callback)
         return to_result(r)
 

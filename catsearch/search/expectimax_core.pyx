@@ -502,7 +502,7 @@ cdef class ExpectimaxCore(ChanceStack):
     # -- one search, driven by catsearch.search.expectimax (iterative deepening) ---------
     def begin(self, State root, *, int seat, int vector, int pruning, int max_chance,
               int sample, uint64_t seed, int max_depth, long long node_limit, double seconds,
-              int playouts=0, info=None):
+              int playouts=0, weights=None, info=None):
         """Start a search of ``root`` (the view of ``seat``, who is to move): set its options
         and limits (the clock starts now), allocate its stacks; ``info()`` is called about
         every 0.1 s while an iteration runs. :meth:`end` must follow.
@@ -518,6 +518,7 @@ cdef class ExpectimaxCore(ChanceStack):
             if self.tt == NULL:
                 raise MemoryError(f"no memory for a transposition table of "
                                   f"{self.tt_entries} entries")
+        self.weights = weights
         self._prepare(root, nlevels)
         self.root = seat
         self.players = hdr(<PyObject*>root).players

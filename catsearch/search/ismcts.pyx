@@ -27,10 +27,10 @@ cdef class ISMCTSCore(TreeCore):
 
     def __init__(self, State view, int seat, *, bint mo=False, double c=EXPLORATION,
                  double mix=0.0, int cutoff=0, int max_depth=0, int max_nodes=MAX_NODES,
-                 uint64_t seed=0, double prior=0.0):
+                 uint64_t seed=0, double prior=0.0, weights=None):
         self.mo = mo
         self._setup(view, seat, header(view).players if mo else 1, c, mix, cutoff,
-                    max_depth, max_nodes, True, seed, prior)
+                    max_depth, max_nodes, True, seed, prior, weights)
 
     @property
     def mode(self) -> str:

@@ -25,7 +25,7 @@ from catsearch.search.limits import MAX_COUNT
 from catsearch.search.tree import EXPLORATION, MAX_NODES, MAX_NODES_LIMIT, PRIOR
 
 __all__ = [
-    "MAX_WORKERS", "DEFAULT_ITERATIONS", "ITERATIONS", "NODES", "SECONDS", "DEPTH", "SEED", "FORCED",
+    "MAX_WORKERS", "DEFAULT_ITERATIONS", "ITERATIONS", "NODES", "SECONDS", "DEPTH", "SEED", "FORCED", "WEIGHTS",
     "MCTS_OPTIONS", "ISMCTS_OPTIONS", "PIMC_OPTIONS", "MCTS_ALIASES", "PIMC_ALIASES",
     "EXPECTIMAX_OPTIONS", "EXPECTIMAX_ALIASES",
     "configure", "spec_text", "Positive",
@@ -62,6 +62,11 @@ ITERATIONS = Option("iterations", int, None, 0, MAX_COUNT, none_ok=True,
 NODES = Option("nodes", int, None, 1, MAX_COUNT, none_ok=True, doc="nodes per search")
 SECONDS = Positive("seconds", float, None, none_ok=True, doc="seconds per search")
 DEPTH = Option("depth", int, None, 1, C_INT_MAX, none_ok=True, doc="the deepest depth")
+#: the game's heuristic's weights (GameSpec.heuristic_weights), for every player that asks
+#: the heuristic: ``weights.NAME=value`` each, checked against the game when it searches
+WEIGHTS = Option("weights", dict, None, none_ok=True, family=True,
+                 doc="the game heuristic's weights, weights.NAME=value each (the game's "
+                     "heuristic_weights; default: the game's)")
 #: every searcher answers a position with one legal move at once (players.forced_result)
 FORCED = Option("forced", ("instant", "search"), "instant",
                 doc="one legal move: answer at once (its value: the evaluation) or search it")
@@ -101,6 +106,7 @@ MCTS_OPTIONS: tuple[Option, ...] = (
     Option("prior", float, PRIOR, 0.0, 1.0, doc="the weight of the heuristic's move (PUCT)"),
     Option("cutoff", int, None, 0, C_INT_MAX, none_ok=True,
            doc="playout moves before the evaluation (0: none; default: the game's)"),
+    WEIGHTS,
     SEED,
     Option("reuse", bool, False, doc="keep the tree from one search to the next"),
     Option("workers", int, 1, 1, MAX_WORKERS, doc="threads or processes"),
@@ -137,6 +143,7 @@ EXPECTIMAX_OPTIONS: tuple[Option, ...] = (
     Option("chance", ("top", "sample"), "top", doc="which outcomes a wide node keeps"),
     Option("tt_size", int, 1 << 18, 1, 1 << 30, doc="transposition table entries"),
     Option("playouts", int, 0, 0, 1 << 20, doc="playouts per cut-off node (0: evaluation)"),
+    WEIGHTS,
     SEED,
     FORCED,
 )
@@ -177,8 +184,14 @@ def _text(value: Any) -> str:
 def spec_text(name: str, declared: tuple[Option, ...], values: Mapping[str, Any]) -> str:
     """The spec of a player named ``name`` with these option ``values``: the options that
     differ from their defaults, in the declared order (parses back to the same player)."""
-    parts = [f"{o.name}={_text(values[o.name])}" for o in declared
-             if o.name in values and values[o.name] != o.default]
+    parts = []
+    for o in declared:
+        if o.name not in values or values[o.name] == o.default:
+            continue
+        if o.family:
+            parts += [f"{o.name}.{k}={_text(v)}" for k, v in values[o.name].items()]
+        else:
+            parts.append(f"{o.name}={_text(values[o.name])}")
     return name + (":" + ",".join(parts) if parts else "")
 
 

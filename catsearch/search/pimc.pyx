@@ -29,11 +29,11 @@ cdef class PIMCCore(TreeCore):
 
     def __init__(self, State view, int seat, *, int determinizations=16, double c=EXPLORATION,
                  double mix=0.0, int cutoff=0, int max_depth=0,
-                 int max_nodes=MAX_NODES, uint64_t seed=0, double prior=0.0):
+                 int max_nodes=MAX_NODES, uint64_t seed=0, double prior=0.0, weights=None):
         if determinizations < 1:
             raise ValueError(f"determinizations must be at least 1, not {determinizations}")
         self._setup(view, seat, determinizations, c, mix, cutoff, max_depth, max_nodes,
-                    False, seed, prior)
+                    False, seed, prior, weights)
         self.size = view._size
         self.dets = <char*>malloc(self.size * determinizations)
         if self.dets == NULL:
@@ -120,8 +120,7 @@ cdef class PIMCCore(TreeCore):
         cdef int t, kept = 0
         cdef uint64_t key = view.compute_hash_c()
         cdef list keep = []
-        self.root = view.clone_c()
-        self.scratch = view.clone_c()
+        self._set_root(view)
         rng_seed(&self.rng, seed)
         for t in range(self.ntrees):
             ok = False

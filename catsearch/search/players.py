@@ -18,7 +18,7 @@ from typing import Any, Callable
 from catsearch._core.options import SEED, Option
 from catsearch._core.state import State
 from catsearch.search.limits import Limits
-from catsearch.search.options import configure, declaring_class, spec_text
+from catsearch.search.options import WEIGHTS, configure, declaring_class, spec_text
 from catsearch.search.spec import PlayerSpec, player_names, register_player
 
 __all__ = [
@@ -197,12 +197,13 @@ class HeuristicPlayer(_SeededBaseline):
     """Plays each game's rule-based move (a sensible beginner's): a floor with some sense."""
 
     name = "heuristic"
+    OPTIONS = (WEIGHTS, SEED)
 
     def search(self, state: State, *, limits: Limits | None = None,
                info: InfoCallback | None = None) -> SearchResult:
         t0 = time.perf_counter()
         view = _seat_view(state)
-        move = view.heuristic_move(seed=self._rng.randrange(2**63))
+        move = view.heuristic_move(seed=self._rng.randrange(2**63), weights=self.weights)
         return SearchResult(move=move, value=tuple(view.evaluate()), iterations=1,
                             seconds=time.perf_counter() - t0)
 

@@ -135,6 +135,17 @@ def player_options(cls: type) -> tuple[dict[str, Option], dict[str, str]]:
     return {o.name: o for o in declared}, dict(getattr(cls, "ALIASES", {}))
 
 
+def _flat(table: dict[str, Option], checked: dict[str, Any], names: set[str]):
+    """The options ``names`` of ``checked`` as (name, value) pairs; a family's members
+    (``weights``) each as its own pair, ``weights.NAME``."""
+    for name in names:
+        if table[name].family:
+            for sub, value in (checked[name] or {}).items():
+                yield f"{name}.{sub}", value
+        else:
+            yield name, checked[name]
+
+
 def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -158,8 +169,8 @@ class PlayerSpec:
         table, aliases = player_options(cls)
         given = dict(self.options) if not isinstance(self.options, dict) else self.options
         checked = check_options(table, given, self.name, aliases=aliases)
-        full = {aliases.get(k, k) for k in given}
-        object.__setattr__(self, "options", tuple(sorted((k, checked[k]) for k in full)))
+        full = {aliases.get(k, k).partition(".")[0] for k in given}
+        object.__setattr__(self, "options", tuple(sorted(_flat(table, checked, full))))
 
     @classmethod
     def parse(cls, text: str | PlayerSpec) -> PlayerSpec:
@@ -192,7 +203,8 @@ class PlayerSpec:
                 raw[key] = value.strip()
         table, aliases = player_options(player_class(name))
         checked = check_options(table, raw, name, aliases=aliases, text=True)
-        return cls(name, tuple((aliases.get(k, k), checked[aliases.get(k, k)]) for k in raw))
+        full = {aliases.get(k, k).partition(".")[0] for k in raw}
+        return cls(name, tuple(_flat(table, checked, full)))
 
     def replace(self, **options: Any) -> PlayerSpec:
         """This spec with ``options`` set (by name or alias; ``None`` where the option allows
@@ -228,6 +240,9 @@ class PlayerSpec:
         """
         table = player_options(self.player_class)[0]
         full = self._full(name)
+        family, dot, sub = full.partition(".")
+        if dot and family in table and table[family].family:
+            return table[family].member(sub)
         if full not in table:
             raise OptionError(f"{self.name} has no option {name!r}; its options are "
                               f"{', '.join(table)}", owner=self.name, option=name)
@@ -238,14 +253,15 @@ class PlayerSpec:
         return player_class(self.name)
 
     def accepts(self, name: str) -> bool:
-        """Whether the player has an option ``name``."""
-        return self._full(name) in player_options(self.player_class)[0]
+        """Whether the player has an option ``name`` (a family's member: the family)."""
+        table = player_options(self.player_class)[0]
+        full = self._full(name)
+        family, dot, _ = full.partition(".")
+        return full in table or bool(dot and family in table and table[family].family)
 
     def build(self) -> Player:
         """A new player with these options."""
-        cls = self.player_class
-        player = cls(**dict(self.options))
-        return player
+        return self.player_class(**dict(self.options))
 
     def __str__(self) -> str:
         if not self.options:

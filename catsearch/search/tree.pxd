@@ -20,6 +20,8 @@ cdef class TreeCore:
     objects are touched inside :meth:`run_c`)."""
     cdef State root            # the seat's view: the information set searched from
     cdef State scratch         # the determinization played through in one iteration
+    cdef object weights        # the heuristic's weights (GameSpec.weight_vector) or None
+    cdef const double* hw      # their doubles, which root and scratch point at (NULL: none)
     cdef int seat
     cdef int players
     cdef int ndm               # num_distinct_moves
@@ -53,7 +55,8 @@ cdef class TreeCore:
 
     cdef void _setup(self, State view, int seat, int ntrees, double c, double mix,
                      int cutoff, int max_depth, int max_nodes, bint use_avail, uint64_t seed,
-                     double prior)
+                     double prior, object weights=*)
+    cdef _set_root(self, State view)
     cdef void _compact(self)
     cdef int ensure_path(self, int depth) noexcept nogil
     cdef int prior_move(self, State st, int n) noexcept nogil

@@ -24,7 +24,8 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_below, rng_double
-from catsearch._core.state cimport State, Header, header, MAX_PLAYERS, random_playout
+from catsearch._core.state cimport (State, Header, header, MAX_PLAYERS, random_playout,
+                                    set_heuristic_weights, weights_pointer)
 from catsearch.search.arena cimport (Node, IndexEntry, NO_NODE, WIDE, ARENA_START, arena_init,
                                      arena_add, arena_free, index_free, index_get,
                                      prefetch, prefetch_children, child_of, link_child,
@@ -67,15 +68,16 @@ cdef class TreeCore:
 
     cdef void _setup(self, State view, int seat, int ntrees, double c, double mix,
                      int cutoff, int max_depth, int max_nodes, bint use_avail, uint64_t seed,
-                     double prior):
+                     double prior, object weights=None):
         cdef int i
         if not 0.0 <= prior <= 1.0:
             raise ValueError(f"prior must be from 0 to 1, not {prior}")
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix (the heuristic's share of playout moves) must be from 0 to 1,"
                              f" not {mix}")
-        self.root = view.clone_c()
-        self.scratch = view.clone_c()
+        self.weights = weights
+        self.hw = weights_pointer(weights)
+        self._set_root(view)
         self.seat = seat
         self.players = header(view).players
         self.ndm = view.num_distinct_moves_c()
@@ -546,10 +548,17 @@ cdef class TreeCore:
         reindex(&self.arena, &self.index)
         self.relayout_at = next_relayout(fresh.size)
 
-    def rebase(self, State view, uint64_t seed):
-        """Search from ``view`` next, keeping the trees under their current roots."""
+    cdef _set_root(self, State view):
+        """Root and scratch become copies of ``view`` that use the core's heuristic weights
+        (and so does every state copied from them)."""
         self.root = view.clone_c()
         self.scratch = view.clone_c()
+        set_heuristic_weights(self.root, self.hw)
+        set_heuristic_weights(self.scratch, self.hw)
+
+    def rebase(self, State view, uint64_t seed):
+        """Search from ``view`` next, keeping the trees under their current roots."""
+        self._set_root(view)
         rng_seed(&self.rng, seed)
         self._compact()
         self.reset_counters()

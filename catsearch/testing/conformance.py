@@ -110,8 +110,9 @@ def check_game(game_id: str, players: int, *, games: int = 3, seed: int = 0,
     from it) and checks at every ply: the incremental hash against the recomputed one; the
     notation round trip (text, hash, equality); the legal moves (sorted, unique, in range,
     their text round trip, the mask); returns (all 0 mid-game; in [0, 1] and summing to 1 at
-    the end, tied winners sharing), the evaluation and the heuristic move (legal, and the same
-    whether told the legal moves, as a search's prior asks it, or not); for a game with a
+    the end, tied winners sharing), the evaluation and the heuristic move (legal, the same
+    whether told the legal moves, as a search's prior asks it, or not, and the same given its
+    declared default weights); for a game with a
     deck, that every card is always somewhere. At ``checkpoints`` plies of each game, spread
     evenly from the first to the last, for every seat:
     clones and pickling; the seat's view (its notation round trip, exactly what the seat
@@ -242,6 +243,11 @@ def _check_state(ck: _Checker, st: State, composition) -> None:
     ck.expect(told == not_told, f"the heuristic told the legal moves picks {told}, not told "
               f"{not_told}: heuristic_move_c(rng, buf, n) must pick alike either way")
     ck.expect(untouched, "the heuristic wrote into the legal moves it was told")
+    defaults = {o.name: o.default for o in st.spec.heuristic_weights}
+    if defaults:
+        ck.expect(st.heuristic_move(seed=7, weights=defaults) == st.heuristic_move(seed=7),
+                  "the heuristic given its declared default weights (spec.heuristic_weights) "
+                  "plays otherwise than with none given")
 
 
 def _check_copies(ck: _Checker, st: State) -> None:
@@ -425,6 +431,9 @@ def _check_bad_input(ck: _Checker, cls, options) -> None:
               "the seed 1.5")
     ck.raises(OptionError, lambda: games_module.new_game(ck.game_id, n, 1, no_such_option=1),
               "an unknown option")
+    ck.raises(OptionError, lambda: st.heuristic_move(weights={"no_such_weight": 1.0}),
+              "a heuristic weight the game does not have")
+    ck.expect(st.to_text() == text, "a refused heuristic weight changed the state")
     ck.raises(ValueError, lambda: st.view_text(n), f"the view of seat {n}")
     view = st.view(0)
     ck.raises(ValueError, lambda: view.determinize(1, seed=1),
