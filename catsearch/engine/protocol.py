@@ -271,6 +271,10 @@ class Engine:
             raise BadInput(f"go: seat {seat} holds cards unknown to itself in this view; a "
                            f"seat's view knows its own cards (its observations show its "
                            f"draws)")
+        try:        # the Player's heuristic weights are the game's (checked once it is known)
+            st.spec.weight_vector(getattr(self.player, "weights", None))
+        except (TypeError, ValueError) as e:
+            raise BadInput(f"go: setoption Player: {e}") from None
         job = SearchJob(player=self.player, state=st.clone(), limits=go.limits,
                         infinite=go.infinite, out=self.out, log=self.log,
                         current_player=lambda: self.player, quitting=lambda: self.quitting)

@@ -69,7 +69,6 @@ cdef inline int child_depth(State st, int move, int depth) noexcept nogil:
 cdef class ChanceStack:
     # the state stack: level 0 is the root; each decision or chance step goes one level down
     cdef list _objs
-    cdef object weights         # the heuristic's weights for _objs (GameSpec.weight_vector)
     cdef PyObject** stack
     cdef PyObject* scr1
     cdef PyObject* scr2

@@ -17,8 +17,7 @@ from libc.stdlib cimport malloc, calloc, realloc, free, qsort
 from libc.string cimport memcpy, memset
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_double, splitmix_finish
-from catsearch._core.state cimport (State, Header, MAX_PLAYERS, set_heuristic_weights,
-                                    weights_pointer)
+from catsearch._core.state cimport State, Header, MAX_PLAYERS
 
 
 cdef inline int pick(Rng* rng, const double* ws, int n) noexcept nogil:
@@ -143,10 +142,8 @@ cdef class ChanceStack:
         ChanceStack._release(self)
 
     cdef _prepare(self, State root, int nlevels):
-        """Room for ``nlevels`` levels of clones of ``root`` (a fresh stack), using the
-        heuristic weights ``self.weights``."""
+        """Room for ``nlevels`` levels of clones of ``root`` (a fresh stack)."""
         cdef int i
-        cdef object st
         self._release()
         self.size = root._size
         self.nlevels = nlevels
@@ -154,8 +151,6 @@ cdef class ChanceStack:
         self.chance_budget = -1
         self.stride = root.num_distinct_moves_c() + 1
         self._objs = [root.clone_c() for _ in range(nlevels + 2)]
-        for st in self._objs:       # the stack's states use the search's heuristic weights
-            set_heuristic_weights(<State>st, weights_pointer(self.weights))
         self.stack = <PyObject**>malloc(nlevels * sizeof(PyObject*))
         self.moves = <int*>malloc(nlevels * self.stride * sizeof(int))
         self.history = <double*>calloc(self.stride, sizeof(double))

@@ -32,6 +32,7 @@ cdef class ExpectimaxCore(ChanceStack):
     cdef TTEntry* tt
     cdef uint64_t tt_mask
     cdef size_t tt_entries
+    cdef object weights         # the heuristic's weights (GameSpec.weight_vector) or None
 
     # options of this search
     cdef int root

@@ -13,7 +13,8 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy
 
 from catsearch._core.rng cimport splitmix_finish
-from catsearch._core.state cimport State, Header, MAX_PLAYERS
+from catsearch._core.state cimport (State, Header, MAX_PLAYERS, set_heuristic_weights,
+                                    weights_pointer)
 from catsearch.search.chance cimport (
     ChanceSet, ChanceStack, hdr, copy_into, release, SETTLE, child_depth,
 )
@@ -518,7 +519,7 @@ cdef class ExpectimaxCore(ChanceStack):
             if self.tt == NULL:
                 raise MemoryError(f"no memory for a transposition table of "
                                   f"{self.tt_entries} entries")
-        self.weights = weights
+        self.weights = weights          # kept alive while the search's states point at it
         self._prepare(root, nlevels)
         self.root = seat
         self.players = hdr(<PyObject*>root).players
@@ -548,6 +549,8 @@ cdef class ExpectimaxCore(ChanceStack):
         self.best_index = -1
         self.nroot = root.legal_moves_c(self.root_moves)
         copy_into(self.stack[0], <PyObject*>root)
+        # every state of the search is copied from level 0: all play by the search's weights
+        set_heuristic_weights(<State>self.stack[0], weights_pointer(weights))
         return [self.root_moves[i] for i in range(self.nroot)]
 
     def iterate(self, int depth):

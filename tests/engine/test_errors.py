@@ -59,6 +59,8 @@ BAD_LINES = [
     ("setoption name Player value random:bogus=1", "random: unknown option 'bogus'"),
     ("setoption name Player value random:seed=x", "seed='x' is not valid"),
     ("setoption name Player value random:seed", "expected key=value"),
+    ("setoption name Player value ismcts:weights=3", "set its members one by one"),
+    ("setoption name Player value heuristic:weights.start=x", "weights.start='x' is not valid"),
     # position
     ("position", "position: expected 'position <game-id>"),
     ("position nosuch startpos", "unknown game 'nosuch'; the games are"),
@@ -205,6 +207,24 @@ def test_threads_need_a_player_with_threads(engine):
     # the options are as before: random is still the player, Threads still 1
     answer = engine.ask("setoption name Player value random:seed=4", "setoption name Seed value 2")
     assert answer == []
+
+
+def test_a_heuristic_weight_the_game_lacks_is_refused_at_go():
+    """Which weights a heuristic has depends on the game, known at ``go``: one error line,
+    ``bestmove (none)``, and the engine plays on (with the player once set right)."""
+    out = io.StringIO()
+    eng = Engine(out=out, log=io.StringIO())
+    eng.handle("setoption name Player value heuristic:weights.nope=1")
+    eng.handle(f"position {G} startpos seed 3")
+    eng.handle("go")
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("info string error: go: setoption Player: ")
+    assert f"{G}'s heuristic has no weight 'nope'; its weights are " in lines[0]
+    assert lines[1:] == ["bestmove (none)"]
+    eng.handle("setoption name Player value heuristic:weights.complete=50,seed=1")
+    eng.handle("go")
+    assert out.getvalue().splitlines()[-1].startswith("bestmove ")
+    assert "(none)" not in out.getvalue().splitlines()[-1]
 
 
 def test_refused_while_searching(engine):
