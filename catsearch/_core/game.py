@@ -133,6 +133,16 @@ class GameSpec:
         """
         if not weights:
             return None
+        try:
+            return self._vector(tuple(sorted(weights.items())))
+        except TypeError:           # unhashable or unsortable: the checks below say what
+            return self._make_vector(weights)
+
+    @functools.lru_cache(maxsize=64)        # a player asks at every move  # noqa: B019
+    def _vector(self, items: tuple) -> array:
+        return self._make_vector(dict(items))
+
+    def _make_vector(self, weights: Mapping[str, Any]) -> array:
         for name in weights:
             self.weight_option(name)
         values = check_options(self.heuristic_weights, weights, f"{self.id} heuristic")
