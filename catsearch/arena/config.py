@@ -10,7 +10,6 @@ from catsearch._core.options import check_seed
 from catsearch.arena.entrants import Entrant, load_imports
 from catsearch.arena.schedule import games_per_group, seatings, tables
 from catsearch.arena.stats import SPRT
-from catsearch.search.spec import PlayerSpec
 
 __all__ = ["MatchConfig", "parse_game_option", "FORMAT"]
 
@@ -107,12 +106,8 @@ class MatchConfig:
         object.__setattr__(self, "game_options", tuple((str(k), v) for k, v in opts))
         if self.sprt is not None and len(self.entrants) != 2:
             raise ValueError(f"an SPRT compares 2 players; this match has {len(self.entrants)}")
-        # the game must accept the options and the player count, and the players' heuristic
-        # weights must be the game's
-        start = catsearch.new_game(self.game, seats, seed=0, **dict(self.game_options))
-        for e in self.entrants:
-            if not e.is_engine:
-                start.spec.weight_vector(PlayerSpec.parse(e.spec).members("weights"))
+        # the game must accept the options and the player count
+        catsearch.new_game(self.game, seats, seed=0, **dict(self.game_options))
 
     @property
     def games_per_group(self) -> int:

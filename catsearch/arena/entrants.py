@@ -24,6 +24,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from catsearch._core.game import lookup
 from catsearch._core.state import State
 from catsearch.errors import IllegalMoveError
 from catsearch.search.players import Limits, Player, SearchResult
@@ -146,10 +147,13 @@ class Entrant:
                        options=tuple((str(k), str(v)) for k, v in d.get("options", {}).items()))
         return cls(label=d["label"], spec=d["spec"])
 
-    def check(self) -> None:
-        """Build a built-in player once, so that a bad spec fails before the match starts."""
+    def check(self, game_id: str) -> None:
+        """Build a built-in player once, so that a bad spec fails before the match starts
+        (its heuristic weights too: they must be the game's)."""
         if not self.is_engine:
-            PlayerSpec.parse(self.spec).build().close()
+            spec = PlayerSpec.parse(self.spec)
+            spec.build().close()
+            lookup(game_id).spec.weight_vector(spec.members("weights"))
 
 
 def _engine_label(argv: tuple[str, ...]) -> str:

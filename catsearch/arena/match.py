@@ -200,7 +200,7 @@ def run_match(config: MatchConfig | str, players=None, *, out: str | None = None
         raise ValueError("give either a MatchConfig or a game id with players and options")
     load_imports(config.imports)
     for e in config.entrants:
-        e.check()
+        e.check(config.game)
 
     results = ResultsFile(out, config, resume=resume) if out else None
     done: dict[int, dict] = dict(results.records) if results else {}

@@ -547,8 +547,8 @@ cdef double HW[HW_N]
 
 cdef double card_worth(CCData* d, const double* w, int p, int t) noexcept nogil:
     """How much a beginner at seat p wants card t: a cat's value plus one per cat held that
-    shares a colour with it (at most 3); a Siamese more when it makes a pair; a toy of a kind
-    already held 2 (the numbers: the weights ``w``)."""
+    shares a colour with it (at most 4.4); a Siamese more when it makes a pair (3.5) or is the
+    first (2.5); a toy of a kind already held 5.4 (the numbers: the weights ``w``)."""
     cdef int u, share = 0
     if t == CC_UNK:         # only in a view played on (a search's)
         return 2.0
@@ -685,13 +685,14 @@ SPEC = GameSpec(
     options=(Option("values", tuple, DEFAULT_VALUES, convert=_values_option,
                     doc=f"the cats' point values: 5 whole numbers from 0 to {MAX_VALUE} "
                         f"(one-colour, two-colour, three-colour, Sphynx, Siamese)"),),
-    heuristic_weights=(
-        Option("want", float, 3.0,
-               doc="step 1: a card worth this much or more goes on the pile wanted most"),
-        Option("toy_pair", float, 2.0, doc="what a toy of a kind held is worth"),
-        Option("siamese_pair", float, 3.0, doc="a Siamese that makes a pair: its value plus"),
-        Option("siamese_first", float, 1.0, doc="a first Siamese: its value plus"),
-        Option("share_cap", float, 3.0,
+    heuristic_weights=(      # tuned (SPSA, heuristic against heuristic): docs/search.rst
+        Option("want", float, 0.0,
+               doc="step 1: a card worth this much or more goes on the pile wanted most "
+                   "(the others on the pile wanted least)"),
+        Option("toy_pair", float, 5.4, doc="what a toy of a kind held is worth"),
+        Option("siamese_pair", float, 3.5, doc="a Siamese that makes a pair: its value plus"),
+        Option("siamese_first", float, 2.5, doc="a first Siamese: its value plus"),
+        Option("share_cap", float, 4.4,
                doc="a cat: its value plus one per cat held sharing a colour, at most this"),
     ))
 fill_weights(HW, HW_N, SPEC)
@@ -869,8 +870,9 @@ cdef class CatCards(State):
         d.h.hash = self.compute_hash_c()
 
     cdef int heuristic_move_c(self, Rng* rng, int* buf, int n) noexcept nogil:
-        """A beginner's play. Step 1: a card it wants (worth 3 or more, see card_worth) goes
-        on the pile it would most like to pick up, any other card on the pile it wants least.
+        """A beginner's play. Step 1: a card it wants (worth ``want`` or more, see card_worth;
+        with the tuned ``want`` of 0, every card) goes on the pile it would most like to pick
+        up, any other card on the pile it wants least.
         Step 2 and final turns: form the set worth most (cats' values plus 2 per toy it
         gets rid of); else pick up the pile worth most to it (a final turn passes). The
         numbers are the weights HW (the spec's ``heuristic_weights``)."""
