@@ -25,7 +25,8 @@ from catsearch.search.limits import MAX_COUNT
 from catsearch.search.tree import EXPLORATION, MAX_NODES, MAX_NODES_LIMIT, PRIOR
 
 __all__ = [
-    "MAX_WORKERS", "DEFAULT_ITERATIONS", "ITERATIONS", "NODES", "SECONDS", "DEPTH", "SEED", "FORCED", "WEIGHTS",
+    "MAX_WORKERS", "DEFAULT_ITERATIONS", "ITERATIONS", "NODES", "SECONDS", "DEPTH", "SEED", "FORCED",
+    "WEIGHTS",
     "MCTS_OPTIONS", "ISMCTS_OPTIONS", "PIMC_OPTIONS", "MCTS_ALIASES", "PIMC_ALIASES",
     "EXPECTIMAX_OPTIONS", "EXPECTIMAX_ALIASES",
     "configure", "spec_text", "Positive",

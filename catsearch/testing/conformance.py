@@ -112,9 +112,9 @@ def check_game(game_id: str, players: int, *, games: int = 3, seed: int = 0,
     their text round trip, the mask); returns (all 0 mid-game; in [0, 1] and summing to 1 at
     the end, tied winners sharing), the evaluation and the heuristic move (legal, the same
     whether told the legal moves, as a search's prior asks it, or not, and the same given its
-    declared default weights); for a game with a
-    deck, that every card is always somewhere. At ``checkpoints`` plies of each game, spread
-    evenly from the first to the last, for every seat:
+    declared default weights); for a game with a deck, that every card is always somewhere.
+    At ``checkpoints`` plies of each game, spread evenly from the first to the last, for
+    every seat:
     clones and pickling; the seat's view (its notation round trip, exactly what the seat
     knows shown and nothing else, the info key, chance outcomes in the view); its
     determinizations (from the state and from the view: full, consistent with the view,
