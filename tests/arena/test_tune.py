@@ -63,6 +63,22 @@ def test_parameters_are_checked_against_the_players_declarations():
         TuneConfig("chess", str(TEMPLATE), "random", params)
 
 
+def test_heuristic_weights_are_tuned_from_the_games_declarations():
+    w = TuneParam.parse("weights.complete=50:150", TEMPLATE, "herding-cats")
+    assert (w.name, w.start, w.integer) == ("weights.complete", 100.0, False)
+    h = TuneParam.parse("weights.want=0:8", PlayerSpec.parse("heuristic"), "cat-cards")
+    assert h.start == 0.0
+    assert TuneParam.parse("weights.complete=50:150",
+                           PlayerSpec.parse("ismcts:weights.complete=120"), "herding-cats"
+                           ).start == 120.0
+    with pytest.raises(ValueError, match="the-cat's heuristic has no weight 'complete'"):
+        TuneParam.parse("weights.complete=50:150", TEMPLATE, "the-cat")
+    with pytest.raises(ValueError, match="out of range"):     # the game's range: 0 to 1e6
+        TuneParam.parse("weights.neutral_swap_every=-1:8", TEMPLATE, "the-cat")
+    with pytest.raises(ValueError, match="random has no option 'weights.want'"):
+        TuneParam.parse("weights.want=0:8", PlayerSpec.parse("random"), "cat-cards")
+
+
 def small_config(steps=4):
     return TuneConfig("herding-cats", str(TEMPLATE), "random",
                       (TuneParam.parse("c=0.2:2:0.3:0.2", TEMPLATE),
