@@ -89,20 +89,6 @@ def test_weights_in_specs_round_trip():
     assert make_player("heuristic:weights.complete=3").spec == "heuristic:weights.complete=3.0"
 
 
-@pytest.mark.parametrize("text,error,fragment", [
-    ("ismcts:weights=3", OptionError, "set its members one by one"),
-    ("ismcts:weights.start=x", OptionError, "weights.start='x' is not valid"),
-    ("ismcts:weights.start=nan", OptionError, "out of range"),
-    ("ismcts:weights.start=1,weights.start=2", OptionError, "given twice"),
-    ("ismcts:weights.1x=1", OptionError, "a member's name is a word"),
-    ("random:weights.start=1", OptionError, "unknown option 'weights.start'"),
-])
-def test_bad_weights_in_specs(text, error, fragment):
-    with pytest.raises(error, match=None) as e:
-        make_player(text)
-    assert fragment in str(e.value)
-
-
 def test_bad_weights_in_python():
     with pytest.raises(TypeError, match="mapping of names to numbers"):
         ISMCTS(weights=[1.0])

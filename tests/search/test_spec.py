@@ -43,6 +43,13 @@ def test_replace_checks_like_parse_and_leaves_the_original_alone():
     ("random:seed=-1", OptionError, "seed=-1 is out of range"),
     ("random:seed=18446744073709551616", OptionError, "out of range"),
     ("", OptionError, "non-empty"),
+    # the heuristic's weights (tests/games/test_heuristic_weights.py)
+    ("ismcts:weights=3", OptionError, "set its members one by one"),
+    ("ismcts:weights.start=x", OptionError, "weights.start='x' is not valid"),
+    ("ismcts:weights.start=nan", OptionError, "out of range"),
+    ("ismcts:weights.start=1,weights.start=2", OptionError, "given twice"),
+    ("ismcts:weights.1x=1", OptionError, "a member's name is a word"),
+    ("random:weights.start=1", OptionError, "unknown option 'weights.start'"),
 ])
 def test_bad_specs_name_what_was_wrong(text, error, fragment):
     with pytest.raises(error, match=fragment):
