@@ -216,10 +216,12 @@ class PlayerSpec:
         return PlayerSpec(self.name, tuple(merged.items()))
 
     def without(self, *names: str) -> PlayerSpec:
-        """This spec without the options ``names`` (their defaults apply again)."""
+        """This spec without the options ``names`` (their defaults apply again; a family's
+        name, ``weights``, drops all its members)."""
         _, aliases = player_options(player_class(self.name))
         drop = {aliases.get(n, n) for n in names}
-        return PlayerSpec(self.name, tuple((k, v) for k, v in self.options if k not in drop))
+        return PlayerSpec(self.name, tuple((k, v) for k, v in self.options
+                                           if k not in drop and k.partition(".")[0] not in drop))
 
     def _full(self, name: str) -> str:
         return player_options(player_class(self.name))[1].get(name, name)

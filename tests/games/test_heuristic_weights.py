@@ -80,6 +80,7 @@ def test_weights_in_specs_round_trip():
     assert spec.get("weights.add") == 3.0 and "weights.add" in spec
     assert spec.replace(**{"weights.add": 4}).members("weights") == {"add": 4.0, "start": 20.0}
     assert spec.without("weights.add").members("weights") == {"start": 20.0}
+    assert str(spec.without("weights")) == "ismcts:iterations=100"
     assert spec.declaration("weights.add").kind is float and spec.accepts("weights.add")
     player = spec.build()
     assert player.weights == {"add": 3.0, "start": 20.0}
