@@ -372,7 +372,8 @@ cdef class State:
         cdef int* buf = <int*>malloc(sizeof(int) * (self.num_distinct_moves_c() + 1))
         if buf == NULL:
             raise MemoryError()
-        set_heuristic_weights(self, weights_pointer(vector) if vector is not None else keep)
+        if vector is not None:
+            set_heuristic_weights(self, weights_pointer(vector))
         try:
             return self.heuristic_move_c(&r, buf, 0)
         finally:

@@ -24,7 +24,6 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from catsearch._core.game import lookup
 from catsearch._core.state import State
 from catsearch.errors import IllegalMoveError
 from catsearch.search.players import Limits, Player, SearchResult
@@ -149,11 +148,13 @@ class Entrant:
 
     def check(self, game_id: str) -> None:
         """Build a built-in player once, so that a bad spec fails before the match starts
-        (its heuristic weights too: they must be the game's)."""
+        (its options that depend on the game too: ``Player.check_game``)."""
         if not self.is_engine:
-            spec = PlayerSpec.parse(self.spec)
-            spec.build().close()
-            lookup(game_id).spec.weight_vector(spec.members("weights"))
+            player = PlayerSpec.parse(self.spec).build()
+            try:
+                player.check_game(game_id)
+            finally:
+                player.close()
 
 
 def _engine_label(argv: tuple[str, ...]) -> str:

@@ -271,8 +271,8 @@ class Engine:
             raise BadInput(f"go: seat {seat} holds cards unknown to itself in this view; a "
                            f"seat's view knows its own cards (its observations show its "
                            f"draws)")
-        try:        # the Player's heuristic weights are the game's (checked once it is known)
-            st.spec.weight_vector(getattr(self.player, "weights", None))
+        try:        # the Player's options that depend on the game, now that it is known
+            self.player.check_game(st.game_id)
         except (TypeError, ValueError) as e:
             raise BadInput(f"go: setoption Player: {e}") from None
         job = SearchJob(player=self.player, state=st.clone(), limits=go.limits,

@@ -547,8 +547,9 @@ cdef double HW[HW_N]
 
 cdef double card_worth(CCData* d, const double* w, int p, int t) noexcept nogil:
     """How much a beginner at seat p wants card t: a cat's value plus one per cat held that
-    shares a colour with it (at most 4.4); a Siamese more when it makes a pair (3.5) or is the
-    first (2.5); a toy of a kind already held 5.4 (the numbers: the weights ``w``)."""
+    shares a colour with it (at most ``share_cap``); a Siamese more when it makes a pair
+    (``siamese_pair``) or is the first (``siamese_first``); a toy of a kind already held
+    ``toy_pair`` (the weights ``w``)."""
     cdef int u, share = 0
     if t == CC_UNK:         # only in a view played on (a search's)
         return 2.0

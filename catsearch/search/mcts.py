@@ -16,7 +16,6 @@ import random
 import time
 from typing import Any
 
-from catsearch._core.game import lookup
 from catsearch._core.state import State
 from catsearch.search.driver import Driver, worker_seed
 from catsearch.search.ismcts import ISMCTSCore
@@ -113,7 +112,7 @@ class MCTSPlayer(Player):
         if prior is None:
             prior = game_default("prior", game_id)
         return dict(c=c, mix=mix, cutoff=cutoff, max_nodes=self.max_nodes, prior=prior,
-                    weights=lookup(game_id).spec.weight_vector(self.weights))
+                    weights=self.check_game(game_id))
 
     @property
     def bytes_per_node(self) -> int:
@@ -151,7 +150,7 @@ class MCTSPlayer(Player):
         view = _seat_view(state)
         seat = state.current_player
         plan = self._plan(limits)
-        view.spec.weight_vector(self.weights)      # a weight the game lacks: say so now
+        self.check_game(view.game_id)       # a weight the game lacks: say so now
         forced = forced_result(view, t0, self.forced)
         if forced is not None:
             return forced

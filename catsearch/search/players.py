@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable
 
+from catsearch._core.game import lookup
 from catsearch._core.options import SEED, Option
 from catsearch._core.state import State
 from catsearch.search.limits import Limits
@@ -123,6 +124,16 @@ class Player(abc.ABC):
 
     def new_game(self) -> None:
         """Forget anything kept from an earlier game."""
+
+    def check_game(self, game_id: str) -> Any:
+        """Check the options that depend on the game against game ``game_id``: the
+        heuristic's weights (``weights.NAME``) must be the game's. Returns their C array
+        (``GameSpec.weight_vector``; ``None`` for the game's own).
+
+        :raises OptionError: a weight the game lacks (the message lists its weights), or a
+            value out of its range.
+        """
+        return lookup(game_id).spec.weight_vector(getattr(self, "weights", None))
 
     def observe(self, view: State, observation: str | int) -> None:
         """Be told what this player's seat saw of a move (any seat's, its own included):

@@ -230,12 +230,6 @@ class PlayerSpec:
         """The value given for option ``name`` (or an alias of it), ``default`` when none."""
         return dict(self.options).get(self._full(name), default)
 
-    def members(self, family: str) -> dict[str, Any]:
-        """The members given of the option family ``family`` (``weights.NAME=value``), by
-        member name."""
-        head = family + "."
-        return {k[len(head):]: v for k, v in self.options if k.startswith(head)}
-
     def __contains__(self, name: str) -> bool:
         """Whether option ``name`` (or an alias of it) is given."""
         return self._full(name) in dict(self.options)

@@ -76,10 +76,9 @@ def test_weights_in_specs_round_trip():
     assert str(spec) == "ismcts:iterations=100,weights.add=3.0,weights.start=20.0"
     assert PlayerSpec.parse(str(spec)) == spec
     assert eval(repr(spec), {"PlayerSpec": PlayerSpec}) == spec
-    assert spec.members("weights") == {"add": 3.0, "start": 20.0}
     assert spec.get("weights.add") == 3.0 and "weights.add" in spec
-    assert spec.replace(**{"weights.add": 4}).members("weights") == {"add": 4.0, "start": 20.0}
-    assert spec.without("weights.add").members("weights") == {"start": 20.0}
+    assert spec.replace(**{"weights.add": 4}).build().weights == {"add": 4.0, "start": 20.0}
+    assert spec.without("weights.add").build().weights == {"start": 20.0}
     assert str(spec.without("weights")) == "ismcts:iterations=100"
     assert spec.declaration("weights.add").kind is float and spec.accepts("weights.add")
     player = spec.build()
@@ -112,6 +111,15 @@ def test_a_weight_the_game_lacks_is_refused_before_searching(spec):
     with pytest.raises(OptionError, match="out of range"):
         catsearch.new_game("the-cat", 2, seed=1).heuristic_move(
             weights={"neutral_swap_every": -1})
+
+
+def test_check_game_is_every_players():
+    """Player.check_game: the game-dependent options of any player (a player without
+    weights has nothing to check)."""
+    assert make_player("random").check_game("the-cat") is None
+    assert make_player("heuristic:weights.neutral_swap_every=2").check_game("the-cat")[0] == 2.0
+    with pytest.raises(OptionError, match="no weight 'complete'"):
+        make_player("expectimax:weights.complete=3").check_game("the-cat")
 
 
 def test_the_arena_refuses_a_weight_the_game_lacks_before_playing(tmp_path):
