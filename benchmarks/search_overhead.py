@@ -1,6 +1,7 @@
 """What ISMCTS costs besides its playouts, and how its time per iteration grows with the tree.
 
     python benchmarks/search_overhead.py overhead [--players 3] [--iterations 40000] [--chunk 5000]
+                                                  [--prior P]
     python benchmarks/search_overhead.py scaling [--game herding-cats] [--nodes 1000000]
     python benchmarks/search_overhead.py threads [--iterations 400000] [--rounds 3]
 
@@ -16,7 +17,10 @@ at least 0.9); above 1 is possible, since a tree's playouts start deeper. The la
 compares game moves a second instead (the tree's moves and its playouts' against the random
 games'): an iteration's game can be longer or shorter than a random one (a tree steers
 play), and this ratio leaves that out, keeping the search's own cost. ``--max-depth D``
-limits the tree's depth: the ratio at D = 1, 2, ... shows what each tree level costs.
+limits the tree's depth: the ratio at D = 1, 2, ... shows what each tree level costs. The
+search plays the game's exploration constant and prior weight (ISMCTS's defaults, random
+playouts to the end); ``--prior 0`` leaves the heuristic prior out (plain UCB): the
+search's own cost without the heuristic it asks at every tree level.
 
 ``scaling``: a search grown to ``--nodes`` nodes, timed in chunks: the time per iteration
 when the tree holds about 10k, 100k and 1M nodes, each divided by the time at 10k (the issue
@@ -38,6 +42,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 import catsearch  # noqa: E402
 from catsearch._core.counting import play_random_from  # noqa: E402
 from catsearch.search.ismcts import ISMCTSCore  # noqa: E402
+from catsearch.search.options import game_default  # noqa: E402
 from catsearch.search.tree import EXPLORATION, PRIOR  # noqa: E402
 
 OPTIONS = {"cat-earth": {"setup": "random"}}
@@ -55,14 +60,15 @@ def positions(game_id, players, seed=1):
             ("2/3", line[2 * len(line) // 3])]
 
 
-def interleaved_rates(view, seat, iterations, chunk, seed, max_depth=0):
+def interleaved_rates(view, seat, iterations, chunk, seed, max_depth=0, c=EXPLORATION,
+                      prior=PRIOR):
     """ISMCTS iterations a second and random playouts a second from ``view`` (CPU time of
     the thread), measured in turns: one search grows to ``iterations`` in chunks of
     ``chunk``, and after each chunk as many playouts run, so that whatever else disturbs the
     machine falls on both alike. Also the game moves a second of each (the tree's moves and
     its playouts' against the random games'). ``max_depth``: the search's depth limit (0:
-    none)."""
-    core = ISMCTSCore(view, seat, c=EXPLORATION, prior=PRIOR, seed=seed)
+    none); ``c``, ``prior``: its exploration constant and prior weight."""
+    core = ISMCTSCore(view, seat, c=c, prior=prior, seed=seed)
     core.set_max_depth(max_depth)
     t_search = t_play = 0.0
     played = 0
@@ -83,13 +89,15 @@ def overhead(args):
     print(f"{'game':<13} {'position':<8} {'ISMCTS it/s':>12} {'playouts/s':>12} {'ratio':>6}"
           f" {'(spread)':>11} {'moves/s ratio':>14}")
     for game_id in args.games or catsearch.GAMES:
+        c = game_default("exploration", game_id)
+        prior = game_default("prior", game_id) if args.prior is None else args.prior
         for label, state in positions(game_id, args.players):
             if args.at and label not in args.at:
                 continue
             seat = state.current_player
             view = state.view(seat)
             runs = [interleaved_rates(view, seat, args.iterations, args.chunk, r + 1,
-                                      args.max_depth) for r in range(args.rounds)]
+                                      args.max_depth, c, prior) for r in range(args.rounds)]
             ratios = sorted(r[0] / r[1] for r in runs)
             mid = runs[[r[0] / r[1] for r in runs].index(ratios[len(ratios) // 2])]
             print(f"{game_id:<13} {label:<8} {mid[0]:>12,.0f} {mid[1]:>12,.0f} "
@@ -163,6 +171,8 @@ def main(argv=None):
                    help="only these positions (repeatable; default: all three)")
     o.add_argument("--max-depth", type=int, default=0,
                    help="the search's depth limit (default 0: none): what a tree level costs")
+    o.add_argument("--prior", type=float, default=None,
+                   help="the prior's weight (default: the game's; 0: none, plain UCB)")
     s = sub.add_parser("scaling")
     s.add_argument("--game", default="herding-cats")
     s.add_argument("--players", type=int, default=2)
