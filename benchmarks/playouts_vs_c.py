@@ -29,16 +29,23 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "c_reference", "herding_cats.c")
 
 
-def build(out_dir, *defines):
-    """Compile the reference into a shared library; return it loaded with ctypes."""
+def compile_c(source, out_dir, *defines):
+    """Compile a C file of ``c_reference`` into a shared library in ``out_dir`` with the
+    extensions' flags; return it loaded with ctypes."""
     cc = shlex.split(sysconfig.get_config_var("CC") or "cc")
     cflags = shlex.split(sysconfig.get_config_var("CFLAGS") or "")
-    name = "ref" + "".join(d.lower() for d in defines) + ".so"
+    name = (os.path.splitext(os.path.basename(source))[0]
+            + "".join(d.lower() for d in defines) + ".so")
     path = os.path.join(out_dir, name)
     cmd = cc + cflags + ["-O2", "-g0", "-shared", "-fPIC", *[f"-D{d}" for d in defines],
-                         SOURCE, "-o", path]
+                         source, "-o", path]
     subprocess.run(cmd, check=True)
-    lib = ctypes.CDLL(path)
+    return ctypes.CDLL(path)
+
+
+def build(out_dir, *defines):
+    """Compile the reference into a shared library; return it loaded with ctypes."""
+    lib = compile_c(SOURCE, out_dir, *defines)
     lib.hc_random_games.restype = ctypes.c_longlong
     lib.hc_random_games.argtypes = [ctypes.c_int, ctypes.c_longlong, ctypes.c_uint64,
                                     ctypes.POINTER(ctypes.c_uint64)]

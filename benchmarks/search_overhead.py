@@ -2,6 +2,7 @@
 
     python benchmarks/search_overhead.py overhead [--players 3] [--iterations 40000] [--chunk 5000]
                                                   [--prior P]
+    python benchmarks/search_overhead.py budget [--players 3] [--iterations 40000] [--prior P]
     python benchmarks/search_overhead.py scaling [--game herding-cats] [--nodes 1000000]
     python benchmarks/search_overhead.py threads [--iterations 400000] [--rounds 3]
 
@@ -22,6 +23,14 @@ search plays the game's exploration constant and prior weight (ISMCTS's defaults
 playouts to the end); ``--prior 0`` leaves the heuristic prior out (plain UCB): the
 search's own cost without the heuristic it asks at every tree level.
 
+``budget``: the same runs (the median of ``--rounds`` seeds) read per tree level: the levels
+an iteration passes through (``tree_moves_played`` over the iterations), what a level costs
+beyond the playout, what 0.9 allows it (``(1/0.9 - 1)`` of the playout's time over the
+levels), one call of the heuristic prior at the tree's depths (heuristic against random
+moves in playouts cut off after that many moves, best of three) and one read at random in
+memory the size of the tree (``c_reference/latency.c``, a pointer chase): the least a level
+costs.
+
 ``scaling``: a search grown to ``--nodes`` nodes, timed in chunks: the time per iteration
 when the tree holds about 10k, 100k and 1M nodes, each divided by the time at 10k (the issue
 asks for at most 1.2 at 1M); ``--rounds`` searches with other seeds, the median search's
@@ -33,8 +42,10 @@ more levels and plays a shorter playout.
 (the issue asks that two threads run at least 1.8 times as fast as one).
 """
 import argparse
+import ctypes
 import os
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
@@ -44,6 +55,7 @@ from catsearch._core.counting import play_random_from  # noqa: E402
 from catsearch.search.ismcts import ISMCTSCore  # noqa: E402
 from catsearch.search.options import game_default  # noqa: E402
 from catsearch.search.tree import EXPLORATION, PRIOR  # noqa: E402
+from playouts_vs_c import compile_c  # noqa: E402  (benchmarks/, the script's folder)
 
 OPTIONS = {"cat-earth": {"setup": "random"}}
 
@@ -82,27 +94,92 @@ def interleaved_rates(view, seat, iterations, chunk, seed, max_depth=0, c=EXPLOR
         t_play += t2 - t1
         played += moves
     return (iterations / t_search, iterations / t_play,
-            core.moves_played / t_search, played / t_play)
+            core.moves_played / t_search, played / t_play, core)
+
+
+def searched_views(args):
+    """``(game, position, view, seat, c, prior)`` of each position asked for: the seat to
+    move's view and the search's exploration constant and prior weight (the game's, or
+    ``--prior``)."""
+    for game_id in args.games or catsearch.GAMES:
+        c = game_default("exploration", game_id)
+        prior = game_default("prior", game_id) if args.prior is None else args.prior
+        for label, state in positions(game_id, args.players):
+            if not args.at or label in args.at:
+                seat = state.current_player
+                yield game_id, label, state.view(seat), seat, c, prior
+
+
+def runs_by_ratio(args, view, seat, c, prior):
+    """``--rounds`` runs of :func:`interleaved_rates` (seeds 1, 2, ...), by their ratio."""
+    runs = [interleaved_rates(view, seat, args.iterations, args.chunk, r + 1, args.max_depth,
+                              c, prior) for r in range(args.rounds)]
+    return sorted(runs, key=lambda run: run[0] / run[1])
 
 
 def overhead(args):
     print(f"{'game':<13} {'position':<8} {'ISMCTS it/s':>12} {'playouts/s':>12} {'ratio':>6}"
           f" {'(spread)':>11} {'moves/s ratio':>14}")
-    for game_id in args.games or catsearch.GAMES:
-        c = game_default("exploration", game_id)
-        prior = game_default("prior", game_id) if args.prior is None else args.prior
-        for label, state in positions(game_id, args.players):
-            if args.at and label not in args.at:
-                continue
-            seat = state.current_player
-            view = state.view(seat)
-            runs = [interleaved_rates(view, seat, args.iterations, args.chunk, r + 1,
-                                      args.max_depth, c, prior) for r in range(args.rounds)]
-            ratios = sorted(r[0] / r[1] for r in runs)
-            mid = runs[[r[0] / r[1] for r in runs].index(ratios[len(ratios) // 2])]
-            print(f"{game_id:<13} {label:<8} {mid[0]:>12,.0f} {mid[1]:>12,.0f} "
-                  f"{mid[0] / mid[1]:>6.2f} {ratios[0]:>5.2f}-{ratios[-1]:<5.2f}"
-                  f"{mid[2] / mid[3]:>14.2f}", flush=True)
+    for game_id, label, view, seat, c, prior in searched_views(args):
+        runs = runs_by_ratio(args, view, seat, c, prior)
+        lo, mid, hi = runs[0], runs[len(runs) // 2], runs[-1]
+        print(f"{game_id:<13} {label:<8} {mid[0]:>12,.0f} {mid[1]:>12,.0f} "
+              f"{mid[0] / mid[1]:>6.2f} {lo[0] / lo[1]:>5.2f}-{hi[0] / hi[1]:<5.2f}"
+              f"{mid[2] / mid[3]:>14.2f}", flush=True)
+
+
+def move_cost(view, seat, mix, moves, iterations, seed):
+    """Seconds a playout move takes (CPU time) from ``view`` over the first ``moves`` moves
+    (where a search's tree levels are): random moves (``mix=0``) or the heuristic's
+    (``mix=1``), in searches one level deep cut off after ``moves`` moves."""
+    core = ISMCTSCore(view, seat, prior=0.0, mix=mix, max_depth=1, cutoff=moves, seed=seed)
+    t0 = time.thread_time()
+    core.run(iterations)
+    return (time.thread_time() - t0) / core.moves_played
+
+
+def random_read(lib, nbytes, steps=4_000_000):
+    """Seconds one read at random takes in ``nbytes`` of memory (a pointer chase, best of
+    three)."""
+    best = float("inf")
+    for r in range(3):
+        t0 = time.perf_counter()
+        if lib.chase(max(nbytes, 128), steps, r + 1) < 0:
+            raise MemoryError(f"no {nbytes} bytes for the pointer chase")
+        best = min(best, time.perf_counter() - t0)
+    return best / steps
+
+
+def budget(args):
+    """What one tree level of an iteration costs, against what it may cost for 0.9."""
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = compile_c(os.path.join(os.path.dirname(os.path.abspath(__file__)), "c_reference",
+                                     "latency.c"), tmp)
+        lib.chase.restype = ctypes.c_longlong
+        lib.chase.argtypes = [ctypes.c_longlong, ctypes.c_longlong, ctypes.c_uint64]
+        print(f"{'game':<13} {'position':<8} {'moves':>5} {'ns/move':>7} {'levels':>6} "
+              f"{'ratio':>5} {'ns/level':>8} {'for 0.9':>7} {'prior':>6} {'read':>5} "
+              f"{'tree':>7}")
+        for game_id, label, view, seat, c, prior in searched_views(args):
+            runs = runs_by_ratio(args, view, seat, c, prior)
+            it_s, play_s, _, moves_s, core = runs[len(runs) // 2]
+            t_iter, t_play = 1.0 / it_s, 1.0 / play_s
+            levels = core.tree_moves_played / args.iterations
+            per_level = (t_iter - t_play) / levels
+            allowed = (1.0 / 0.9 - 1.0) * t_play / levels
+            h = 0.0
+            if prior > 0:
+                k = max(1, round(levels))
+                h = max(0.0, min(move_cost(view, seat, 1.0, k, 4 * args.iterations, r + 1)
+                                 for r in range(3))
+                        - min(move_cost(view, seat, 0.0, k, 4 * args.iterations, r + 1)
+                              for r in range(3)))
+            tree_bytes = core.nodes * core.bytes_per_node
+            read = random_read(lib, tree_bytes)
+            print(f"{game_id:<13} {label:<8} {moves_s / play_s:>5.0f} "
+                  f"{1e9 / moves_s:>7.0f} {levels:>6.1f} {it_s / play_s:>5.2f} "
+                  f"{per_level * 1e9:>8.0f} {allowed * 1e9:>7.0f} {h * 1e9:>6.0f} "
+                  f"{read * 1e9:>5.0f} {tree_bytes / 2**20:>5.1f}MB", flush=True)
 
 
 def grow(view, seat, nodes, chunk, seed):
@@ -161,18 +238,21 @@ def threads(args):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="kind", required=True)
-    o = sub.add_parser("overhead")
-    o.add_argument("games", nargs="*")
-    o.add_argument("--players", type=int, default=3)
-    o.add_argument("--iterations", type=int, default=40000)
-    o.add_argument("--rounds", type=int, default=3)
-    o.add_argument("--chunk", type=int, default=5000)
-    o.add_argument("--at", action="append", choices=("opening", "1/3", "2/3"),
-                   help="only these positions (repeatable; default: all three)")
-    o.add_argument("--max-depth", type=int, default=0,
-                   help="the search's depth limit (default 0: none): what a tree level costs")
-    o.add_argument("--prior", type=float, default=None,
-                   help="the prior's weight (default: the game's; 0: none, plain UCB)")
+    runs = argparse.ArgumentParser(add_help=False)     # the options of overhead and budget
+    runs.add_argument("games", nargs="*")
+    runs.add_argument("--players", type=int, default=3)
+    runs.add_argument("--iterations", type=int, default=40000)
+    runs.add_argument("--rounds", type=int, default=3)
+    runs.add_argument("--chunk", type=int, default=5000)
+    runs.add_argument("--at", action="append", choices=("opening", "1/3", "2/3"),
+                      help="only these positions (repeatable; default: all three)")
+    runs.add_argument("--max-depth", type=int, default=0,
+                      help="the search's depth limit (default 0: none): what a tree level "
+                      "costs")
+    runs.add_argument("--prior", type=float, default=None,
+                      help="the prior's weight (default: the game's; 0: none, plain UCB)")
+    sub.add_parser("overhead", parents=[runs])
+    sub.add_parser("budget", parents=[runs])
     s = sub.add_parser("scaling")
     s.add_argument("--game", default="herding-cats")
     s.add_argument("--players", type=int, default=2)
@@ -184,7 +264,8 @@ def main(argv=None):
     t.add_argument("--iterations", type=int, default=400000)
     t.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args(argv)
-    {"overhead": overhead, "scaling": scaling, "threads": threads}[args.kind](args)
+    {"overhead": overhead, "budget": budget, "scaling": scaling,
+     "threads": threads}[args.kind](args)
 
 
 if __name__ == "__main__":

@@ -85,6 +85,7 @@ cdef class ISMCTSCore(TreeCore):
                 break
         if depth > self.depth_seen:
             self.depth_seen = depth
+        self.tree_moves += depth
         self.playout(st, r)
         self.backprop(r, self.ntrees)
         return 1

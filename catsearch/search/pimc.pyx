@@ -79,6 +79,7 @@ cdef class PIMCCore(TreeCore):
                 break
         if depth > self.depth_seen:
             self.depth_seen = depth
+        self.tree_moves += depth
         self.playout(st, r)
         self.backprop(r, 1)          # this tree's path, kept in the first slot
         return 1

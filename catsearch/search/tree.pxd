@@ -49,6 +49,7 @@ cdef class TreeCore:
     cdef long long iterations
     cdef long long idle        # iterations in a row that added no node
     cdef long long moves       # game moves played by the iterations (tree and playouts)
+    cdef long long tree_moves  # of them, the moves chosen in the tree (a selection each)
     cdef double root_sum[4]
     cdef int depth_seen
     cdef int relayout_at       # the arena size at which run_c next lays the trees out again

@@ -113,6 +113,7 @@ cdef class TreeCore:
         cdef int i
         self.iterations = 0
         self.moves = 0
+        self.tree_moves = 0
         self.idle = 0
         self.depth_seen = 0
         self.stop_flag = 0
@@ -436,6 +437,11 @@ cdef class TreeCore:
         """Game moves played by the iterations since the counters were last reset (in the
         tree and in the playouts)."""
         return self.moves
+
+    @property
+    def tree_moves_played(self) -> int:
+        """Of :attr:`moves_played`, the moves chosen in the tree (one a selection step)."""
+        return self.tree_moves
 
     @property
     def wide_nodes(self) -> int:

@@ -78,8 +78,25 @@ def test_moves_played_counts_the_iterations_game_moves(game_id):
     core = ISMCTSCore(start.view(seat), seat, seed=1)
     core.run(200)
     assert 200 <= core.moves_played <= 200 * 40
+    assert 200 <= core.tree_moves_played <= core.moves_played
     core.reset_counters()
-    assert core.moves_played == 0
+    assert core.moves_played == 0 and core.tree_moves_played == 0
+
+
+@pytest.mark.parametrize("core_class", [ISMCTSCore, PIMCCore])
+def test_tree_moves_played_counts_one_a_tree_level(core_class):
+    """With the tree one level deep, each iteration chooses exactly one move in the tree
+    (the rest are playout moves); without a limit, more."""
+    state = catsearch.new_game("herding-cats", 3, seed=5)
+    core = core_class(state.view(0), 0, seed=2)
+    core.set_max_depth(1)
+    core.run(300)
+    assert core.tree_moves_played == 300
+    assert core.moves_played > 300 * 10
+    core.set_max_depth(0)
+    core.reset_counters()
+    core.run(300)
+    assert 300 < core.tree_moves_played < core.moves_played
 
 
 def test_play_random_from_a_view():
