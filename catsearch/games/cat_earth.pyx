@@ -478,6 +478,28 @@ def _threats_both_ways(CatEarth st):
     return [a[i] for i in range(st.d.h.players)], [b[i] for i in range(st.d.h.players)]
 
 
+def _shift_values_both_ways(CatEarth st):
+    """``[(move, in place, played)]``: the heuristic's value of each legal teleport, nip and
+    swap by ``value_after_shift`` and by playing it on a copy (the test compares them);
+    empty where ``shifts_in_place`` does not hold."""
+    cdef CEData tmp
+    cdef int thr[4]
+    cdef int buf[CE_MOVES + 1]
+    cdef int n, i, m, p = st.d.h.current
+    out = []
+    if st.d.h.terminal or not shifts_in_place(&st.d, p):
+        return out
+    n = gen_moves(&st.d, buf)
+    for i in range(n):
+        m = buf[i]
+        if M_TELE <= m < M_DISC:
+            memcpy(&tmp, &st.d, sizeof(CEData))
+            do_move(&tmp, m)
+            out.append((m, value_after_shift(&st.d, m, p, thr, 0.5),
+                        pos_value(&tmp, p, thr, 0.5)))
+    return out
+
+
 # -- turns -------------------------------------------------------------------------------
 
 cdef void game_over(CEData* d, int winners) noexcept nogil:
@@ -874,6 +896,50 @@ cdef double pos_value(CEData* d, int p, int* thr, double threat) noexcept nogil:
     return own - other
 
 
+cdef inline bint shifts_in_place(CEData* d, int p) noexcept nogil:
+    """Whether ``value_after_shift`` may value seat p's teleports, nips and swaps now: in
+    play, no cat waiting to enter d4 (``pending``), and a card that cannot end the turn
+    (whose draws may bring a cat in, or whose round may end the game)."""
+    return (d.phase == PH_PLAY and d.pending == 0 and d.played + 1 < MAX_PLAYS
+            and d.hand_size[p] > 1)
+
+
+cdef double value_after_shift(CEData* d, int m, int p, int* thr, double threat) noexcept nogil:
+    """``pos_value`` after the teleport, nip or house swap ``m``, without playing it: these
+    change the board only by moving a cat to an empty square or swapping two houses, which
+    ``pos_value`` sees through ``threats`` alone (no house leaves, no seat is out). The move
+    is made on the board in place and taken back; only where ``shifts_in_place``, so that
+    the rest of the card's effects cannot matter."""
+    cdef int k, old, sq, a, b
+    cdef unsigned char va
+    cdef double v
+    if m < M_SWAP:                  # a teleport, or a nip to the empty d4
+        if m < M_NIP:
+            k = (m - M_TELE) // 49
+            sq = (m - M_TELE) % 49
+        else:
+            k = m - M_NIP
+            sq = D4
+        old = d.cat_sq[k]
+        d.board[old] = EMPTY
+        d.board[sq] = CAT
+        d.cat_sq[k] = sq
+        v = pos_value(d, p, thr, threat)
+        d.cat_sq[k] = old
+        d.board[sq] = EMPTY
+        d.board[old] = CAT
+        return v
+    a = PAIR_A[m - M_SWAP]
+    b = PAIR_B[m - M_SWAP]
+    va = d.board[a]
+    d.board[a] = d.board[b]
+    d.board[b] = va
+    v = pos_value(d, p, thr, threat)
+    d.board[b] = d.board[a]
+    d.board[a] = va
+    return v
+
+
 cdef void seat_strengths(CEData* d, double* s) noexcept nogil:
     """s[p]: the evaluation's strength of seat p (0 for a seat that is out): its houses, less
     ``EV_THREAT`` per house that one straight cat move could push off the board and
@@ -1057,12 +1123,14 @@ cdef class CatEarth(State):
         cdef double score, base = 0.0
         cdef Pick pick
         cdef int thr[4]
+        cdef bint shift_only = False
         if n == 0:
             n = gen_moves(d, buf)
         if n == 1:
             return buf[0]
         if d.phase == PH_PLAY:
             base = pos_value(d, p, thr, w[HW_THREAT])
+            shift_only = shifts_in_place(d, p)
         pick_start(&pick, buf[0])
         for i in range(n):
             m = buf[i]
@@ -1086,6 +1154,8 @@ cdef class CatEarth(State):
                 score = -CARD_VALUE[v] + w[HW_DISCARD_HELD] * d.hand[p][v]
             elif m == M_END:
                 score = base + 1e-6
+            elif m >= M_TELE and shift_only:     # a teleport, a nip or a swap, in place
+                score = value_after_shift(d, m, p, thr, w[HW_THREAT])
             else:
                 memcpy(&tmp, d, sizeof(CEData))
                 do_move(&tmp, m)
