@@ -37,7 +37,7 @@ Cat ``k`` is the k-th cat in square order (a1 first); in text it is named by its
 import re
 
 from libc.math cimport pow
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
 from catsearch._core.rng cimport (Rng, Pick, pick_start, pick_offer, rng_below, rng_shuffle_u8,
@@ -382,9 +382,21 @@ cdef inline bint tree_ok(CEData* d, int sq) noexcept nogil:
     return True
 
 
-cdef void threats(CEData* d, int* thr) noexcept nogil:
-    """thr[p]: the most houses of seat p that one straight move of 1 to 3 squares by one cat
-    would push off the board (whatever cards are held).
+# The straight moves of the cats that ``threats`` reads, ray by ray (ray ``4 k + dir``: cat
+# ``k``'s, direction ``dir``): the squares each one read and the houses of each seat it would
+# push off the board (byte p of ``lost``: seat p's). A change to a square no ray read leaves
+# them all as they are; ``value_after_shift`` scans again only the rays a teleport, nip or
+# swap touches.
+ctypedef struct Rays:
+    uint64_t read[16]
+    uint32_t lost[16]
+
+
+cdef inline uint64_t ray_scan(const unsigned char* board, int sq, int dir,
+                              uint32_t* lost) noexcept nogil:
+    """One cat's straight move of 1 to 3 squares from ``sq`` in direction ``dir``: the houses
+    of seat p it would push off the board, in byte p of ``lost``, and the squares read (the
+    result depends on nothing else).
 
     Along the cat's ray a step moves the cat onto an empty square, or pushes the line of
     houses ahead of it one square on, into the empty square beyond it (a tree or a cat there
@@ -394,35 +406,62 @@ cdef void threats(CEData* d, int* thr) noexcept nogil:
     the ray, the last ``3 - e`` houses before the edge fall (none if a tree or a cat is on
     it). ``tests/games/test_cat_earth.py`` checks this against playing the steps out."""
     cdef unsigned char line[7]
-    cdef int k, dir, sq, v, e, nh, i, p
-    cdef int cnt[5]
-    for p in range(d.h.players):
-        thr[p] = 0
+    cdef uint64_t read = 0
+    cdef int v, e = 0, nh = 0, i
+    lost[0] = 0
+    sq = NEIGH[sq][dir]
+    while sq >= 0:
+        read |= (<uint64_t>1) << sq
+        v = board[sq]
+        if v >= TREE:
+            return read
+        if v == EMPTY:
+            e += 1
+            if e >= 3:
+                return read
+        else:
+            line[nh] = v
+            nh += 1
+        sq = NEIGH[sq][dir]
+    for i in range(nh - 1, max(nh - (3 - e), 0) - 1, -1):
+        lost[0] += (<uint32_t>1) << (8 * (line[i] - 1))
+    return read
+
+
+cdef inline void take_most(uint32_t lost, int* thr) noexcept nogil:
+    """thr[p] = max(thr[p], byte p of ``lost``) for the four seats."""
+    cdef int p, c
+    if lost == 0:               # most rays push nothing off
+        return
+    for p in range(4):
+        c = lost >> (8 * p) & 0xff
+        if c > thr[p]:
+            thr[p] = c
+
+
+cdef void scan_rays(CEData* d, Rays* rays) noexcept nogil:
+    """Every cat's four rays (see ``Rays``)."""
+    cdef int k, dir
     for k in range(d.ncats):
         for dir in range(4):
-            e = 0
-            nh = 0
-            sq = NEIGH[d.cat_sq[k]][dir]
-            while sq >= 0:
-                v = d.board[sq]
-                if v >= TREE:
-                    break
-                if v == EMPTY:
-                    e += 1
-                    if e >= 3:
-                        break
-                else:
-                    line[nh] = v
-                    nh += 1
-                sq = NEIGH[sq][dir]
-            if sq >= 0 or nh == 0:
-                continue            # stopped by a tree or a cat, or three empty squares
-            memset(cnt, 0, sizeof(cnt))
-            for i in range(nh - 1, max(nh - (3 - e), 0) - 1, -1):
-                cnt[line[i]] += 1
-            for p in range(1, 5):
-                if cnt[p] > thr[p - 1]:
-                    thr[p - 1] = cnt[p]
+            rays.read[4 * k + dir] = ray_scan(d.board, d.cat_sq[k], dir,
+                                              &rays.lost[4 * k + dir])
+
+
+cdef inline void rays_threats(const Rays* rays, int ncats, int* thr) noexcept nogil:
+    """thr[p]: the most houses of seat p that one of the ``ncats`` cats' rays pushes off."""
+    cdef int r
+    thr[0] = thr[1] = thr[2] = thr[3] = 0
+    for r in range(4 * ncats):
+        take_most(rays.lost[r], thr)
+
+
+cdef void threats(CEData* d, int* thr) noexcept nogil:
+    """thr[p]: the most houses of seat p that one straight move of 1 to 3 squares by one cat
+    would push off the board (whatever cards are held; see ``ray_scan``)."""
+    cdef Rays rays
+    scan_rays(d, &rays)
+    rays_threats(&rays, d.ncats, thr)
 
 
 cdef void threats_by_steps(CEData* d, int* thr) noexcept nogil:
@@ -483,19 +522,21 @@ def _shift_values_both_ways(CatEarth st):
     swap by ``value_after_shift`` and by playing it on a copy (the test compares them);
     empty where ``shifts_in_place`` does not hold."""
     cdef CEData tmp
+    cdef Rays rays
     cdef int thr[4]
     cdef int buf[CE_MOVES + 1]
     cdef int n, i, m, p = st.d.h.current
     out = []
     if st.d.h.terminal or not shifts_in_place(&st.d, p):
         return out
+    scan_rays(&st.d, &rays)
     n = gen_moves(&st.d, buf)
     for i in range(n):
         m = buf[i]
         if M_TELE <= m < M_DISC:
             memcpy(&tmp, &st.d, sizeof(CEData))
             do_move(&tmp, m)
-            out.append((m, value_after_shift(&st.d, m, p, thr, 0.5),
+            out.append((m, value_after_shift(&st.d, &rays, m, p, thr, 0.5),
                         pos_value(&tmp, p, thr, 0.5)))
     return out
 
@@ -871,10 +912,10 @@ cdef void reveal_card(CEData* d, int p, int t) noexcept nogil:
         know_up(d, Z_FRESH[p][t], &d.fresh[p][t])
 
 
-cdef double pos_value(CEData* d, int p, int* thr, double threat) noexcept nogil:
+cdef double value_with_threats(CEData* d, int p, const int* thr, double threat) noexcept nogil:
     """The heuristic's view of a position for seat p: its houses minus ``threat`` (a half)
-    per threatened house, against the mean of the other seats still in; a win or a loss
-    dominates."""
+    per threatened house (``thr``, from ``threats``; not read once the game is over or p is
+    out), against the mean of the other seats still in; a win or a loss dominates."""
     cdef int q, k = 0
     cdef double own, other = 0.0
     if d.h.terminal:
@@ -885,7 +926,6 @@ cdef double pos_value(CEData* d, int p, int* thr, double threat) noexcept nogil:
         return -1000.0
     if not (d.alive >> p & 1):
         return -1000.0
-    threats(d, thr)
     own = d.houses[p] - threat * thr[p]
     for q in range(d.h.players):
         if q != p and (d.alive >> q & 1):
@@ -896,23 +936,39 @@ cdef double pos_value(CEData* d, int p, int* thr, double threat) noexcept nogil:
     return own - other
 
 
+cdef double pos_value(CEData* d, int p, int* thr, double threat) noexcept nogil:
+    """``value_with_threats`` of the position as it is (``thr``: scratch)."""
+    if not d.h.terminal and (d.alive >> p & 1):
+        threats(d, thr)
+    return value_with_threats(d, p, thr, threat)
+
+
 cdef inline bint shifts_in_place(CEData* d, int p) noexcept nogil:
     """Whether ``value_after_shift`` may value seat p's teleports, nips and swaps now: in
-    play, no cat waiting to enter d4 (``pending``), and a card that cannot end the turn
-    (whose draws may bring a cat in, or whose round may end the game)."""
-    return (d.phase == PH_PLAY and d.pending == 0 and d.played + 1 < MAX_PLAYS
-            and d.hand_size[p] > 1)
+    play, no cat waiting to enter d4 (``pending``), and nothing after the card that changes
+    what ``pos_value`` reads. A card that leaves seat p playing cannot; one that ends the
+    turn can in two ways, which are ruled out: the round wraps past the last (the game
+    ends), or the next seat's draw empties the deck and its reshuffle brings a cat in."""
+    if d.phase != PH_PLAY or d.pending != 0:
+        return False
+    if d.played + 1 < MAX_PLAYS and d.hand_size[p] > 1:
+        return True
+    return d.round < MAX_ROUNDS and (d.ncats >= 4 or d.deck_top + 1 < CE_CARDS)
 
 
-cdef double value_after_shift(CEData* d, int m, int p, int* thr, double threat) noexcept nogil:
+cdef double value_after_shift(CEData* d, const Rays* rays, int m, int p, int* thr,
+                              double threat) noexcept nogil:
     """``pos_value`` after the teleport, nip or house swap ``m``, without playing it: these
     change the board only by moving a cat to an empty square or swapping two houses, which
     ``pos_value`` sees through ``threats`` alone (no house leaves, no seat is out). The move
-    is made on the board in place and taken back; only where ``shifts_in_place``, so that
-    the rest of the card's effects cannot matter."""
-    cdef int k, old, sq, a, b
-    cdef unsigned char va
-    cdef double v
+    is made on the board in place and taken back, and of the rays of the board before it
+    (``rays``, from ``scan_rays``) only the moved cat's and those that read a square it
+    changes are scanned again; only where ``shifts_in_place``, so that the rest of the
+    card's effects cannot matter."""
+    cdef uint32_t lost
+    cdef uint64_t changed
+    cdef int k = -1, old = 0, sq = 0, a = 0, b = 0, r
+    cdef unsigned char va = 0
     if m < M_SWAP:                  # a teleport, or a nip to the empty d4
         if m < M_NIP:
             k = (m - M_TELE) // 49
@@ -923,21 +979,29 @@ cdef double value_after_shift(CEData* d, int m, int p, int* thr, double threat) 
         old = d.cat_sq[k]
         d.board[old] = EMPTY
         d.board[sq] = CAT
-        d.cat_sq[k] = sq
-        v = pos_value(d, p, thr, threat)
-        d.cat_sq[k] = old
+        changed = (<uint64_t>1) << old | (<uint64_t>1) << sq
+    else:
+        a = PAIR_A[m - M_SWAP]
+        b = PAIR_B[m - M_SWAP]
+        va = d.board[a]
+        d.board[a] = d.board[b]
+        d.board[b] = va
+        changed = (<uint64_t>1) << a | (<uint64_t>1) << b
+    thr[0] = thr[1] = thr[2] = thr[3] = 0
+    for r in range(4 * d.ncats):
+        lost = rays.lost[r]
+        if r >> 2 == k:
+            ray_scan(d.board, sq, r & 3, &lost)
+        elif rays.read[r] & changed:
+            ray_scan(d.board, d.cat_sq[r >> 2], r & 3, &lost)
+        take_most(lost, thr)
+    if m < M_SWAP:
         d.board[sq] = EMPTY
         d.board[old] = CAT
-        return v
-    a = PAIR_A[m - M_SWAP]
-    b = PAIR_B[m - M_SWAP]
-    va = d.board[a]
-    d.board[a] = d.board[b]
-    d.board[b] = va
-    v = pos_value(d, p, thr, threat)
-    d.board[b] = d.board[a]
-    d.board[a] = va
-    return v
+    else:
+        d.board[b] = d.board[a]
+        d.board[a] = va
+    return value_with_threats(d, p, thr, threat)
 
 
 cdef void seat_strengths(CEData* d, double* s) noexcept nogil:
@@ -1118,6 +1182,7 @@ cdef class CatEarth(State):
         cdef CEData* d = &self.d
         cdef const double* w = heuristic_weights(&d.h, HW)
         cdef CEData tmp
+        cdef Rays rays
         cdef int p = d.h.current
         cdef int i, m, sq, dir, nb, v
         cdef double score, base = 0.0
@@ -1129,7 +1194,9 @@ cdef class CatEarth(State):
         if n == 1:
             return buf[0]
         if d.phase == PH_PLAY:
-            base = pos_value(d, p, thr, w[HW_THREAT])
+            scan_rays(d, &rays)     # the board's threats, kept for value_after_shift
+            rays_threats(&rays, d.ncats, thr)
+            base = value_with_threats(d, p, thr, w[HW_THREAT])
             shift_only = shifts_in_place(d, p)
         pick_start(&pick, buf[0])
         for i in range(n):
@@ -1155,7 +1222,7 @@ cdef class CatEarth(State):
             elif m == M_END:
                 score = base + 1e-6
             elif m >= M_TELE and shift_only:     # a teleport, a nip or a swap, in place
-                score = value_after_shift(d, m, p, thr, w[HW_THREAT])
+                score = value_after_shift(d, &rays, m, p, thr, w[HW_THREAT])
             else:
                 memcpy(&tmp, d, sizeof(CEData))
                 do_move(&tmp, m)

@@ -297,10 +297,12 @@ def test_threats_counted_in_closed_form_agree_with_playing_the_steps_out(players
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_heuristic_values_teleports_nips_and_swaps_in_place_as_if_played(players):
     """The heuristic values a teleport, a nip or a house swap on the board in place (where
-    the card cannot end the turn and no cat waits for d4) instead of playing it on a copy:
-    the same value, move by move, along random games, and the state is left as it was."""
+    nothing after the card can change the board or end the game) instead of playing it on a
+    copy: the same value, move by move, along random games, and the state is left as it
+    was; the games reach both kinds of place, a card that ends the turn and one that does
+    not."""
     from catsearch.games.cat_earth import _shift_values_both_ways
-    compared = 0
+    compared = ending = 0
     for seed in range(10):
         st = catsearch.new_game("cat-earth", players, seed=seed,
                                 **({"setup": "random"} if seed % 2 else {}))
@@ -310,9 +312,12 @@ def test_heuristic_values_teleports_nips_and_swaps_in_place_as_if_played(players
             for m, in_place, played in _shift_values_both_ways(st):
                 assert in_place == played, (st.move_to_str(m), text)
                 compared += 1
+                after = st.clone()
+                after.apply(m)
+                ending += after.current_player != st.current_player
             assert st.to_text() == text and st.hash == key
             st.apply(rng.choice(st.legal_moves()))
-    assert compared > 5000
+    assert compared > 5000 and ending > 1000
 
 
 def test_push_chain_with_gaps_moves_only_the_unbroken_line():
