@@ -386,10 +386,14 @@ cdef inline bint tree_ok(CEData* d, int sq) noexcept nogil:
 # ``k``'s, direction ``dir``): the squares each one read and the houses of each seat it would
 # push off the board (byte p of ``lost``: seat p's). A change to a square no ray read leaves
 # them all as they are; ``value_after_shift`` scans again only the rays a teleport, nip or
-# swap touches.
+# swap touches. ``at_read`` and ``at_lost``: the rays a cat would have from each square of
+# ``at_done`` (filled as teleports ask for them), on the same board.
 ctypedef struct Rays:
     uint64_t read[16]
     uint32_t lost[16]
+    uint64_t at_done
+    uint64_t at_read[49][4]
+    uint32_t at_lost[49][4]
 
 
 cdef inline uint64_t ray_scan(const unsigned char* board, int sq, int dir,
@@ -442,6 +446,7 @@ cdef inline void take_most(uint32_t lost, int* thr) noexcept nogil:
 cdef void scan_rays(CEData* d, Rays* rays) noexcept nogil:
     """Every cat's four rays (see ``Rays``)."""
     cdef int k, dir
+    rays.at_done = 0
     for k in range(d.ncats):
         for dir in range(4):
             rays.read[4 * k + dir] = ray_scan(d.board, d.cat_sq[k], dir,
@@ -956,15 +961,17 @@ cdef inline bint shifts_in_place(CEData* d, int p) noexcept nogil:
     return d.round < MAX_ROUNDS and (d.ncats >= 4 or d.deck_top + 1 < CE_CARDS)
 
 
-cdef double value_after_shift(CEData* d, const Rays* rays, int m, int p, int* thr,
+cdef double value_after_shift(CEData* d, Rays* rays, int m, int p, int* thr,
                               double threat) noexcept nogil:
     """``pos_value`` after the teleport, nip or house swap ``m``, without playing it: these
     change the board only by moving a cat to an empty square or swapping two houses, which
     ``pos_value`` sees through ``threats`` alone (no house leaves, no seat is out). The move
     is made on the board in place and taken back, and of the rays of the board before it
-    (``rays``, from ``scan_rays``) only the moved cat's and those that read a square it
-    changes are scanned again; only where ``shifts_in_place``, so that the rest of the
-    card's effects cannot matter."""
+    (``rays``, from ``scan_rays``) only those that read a square it changes are scanned
+    again. The moved cat's rays from its new square are scanned once for all cats (the
+    board's rays from that square, kept in ``rays``), and again only for a cat whose old
+    square they read. Only where ``shifts_in_place``, so that the rest of the card's
+    effects cannot matter."""
     cdef uint32_t lost
     cdef uint64_t changed
     cdef int k = -1, old = 0, sq = 0, a = 0, b = 0, r
@@ -977,6 +984,10 @@ cdef double value_after_shift(CEData* d, const Rays* rays, int m, int p, int* th
             k = m - M_NIP
             sq = D4
         old = d.cat_sq[k]
+        if not (rays.at_done >> sq & 1):
+            rays.at_done |= (<uint64_t>1) << sq
+            for r in range(4):
+                rays.at_read[sq][r] = ray_scan(d.board, sq, r, &rays.at_lost[sq][r])
         d.board[old] = EMPTY
         d.board[sq] = CAT
         changed = (<uint64_t>1) << old | (<uint64_t>1) << sq
@@ -991,7 +1002,9 @@ cdef double value_after_shift(CEData* d, const Rays* rays, int m, int p, int* th
     for r in range(4 * d.ncats):
         lost = rays.lost[r]
         if r >> 2 == k:
-            ray_scan(d.board, sq, r & 3, &lost)
+            lost = rays.at_lost[sq][r & 3]
+            if rays.at_read[sq][r & 3] >> old & 1:
+                ray_scan(d.board, sq, r & 3, &lost)
         elif rays.read[r] & changed:
             ray_scan(d.board, d.cat_sq[r >> 2], r & 3, &lost)
         take_most(lost, thr)
