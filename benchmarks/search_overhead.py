@@ -221,6 +221,8 @@ def scaling(args):
     seat = state.current_player
     view = state.view(seat)
     marks = [m for m in (10_000, 100_000, 1_000_000, 10_000_000) if m <= args.nodes]
+    if not marks:
+        sys.exit(f"scaling: --nodes {args.nodes:,} is below the first mark, 10,000")
     times = {m: [] for m in marks}          # per mark, the time of each round
     levels = {m: [] for m in marks}         # and its tree levels an iteration
     for r in range(args.rounds):

@@ -386,14 +386,18 @@ cdef inline bint tree_ok(CEData* d, int sq) noexcept nogil:
 # ``k``'s, direction ``dir``): the squares each one read and the houses of each seat it would
 # push off the board (byte p of ``lost``: seat p's). A change to a square no ray read leaves
 # them all as they are; ``value_after_shift`` scans again only the rays a teleport, nip or
-# swap touches. ``at_read`` and ``at_lost``: the rays a cat would have from each square of
-# ``at_done`` (filled as teleports ask for them), on the same board.
+# swap touches.
 ctypedef struct Rays:
     uint64_t read[16]
     uint32_t lost[16]
-    uint64_t at_done
-    uint64_t at_read[49][4]
-    uint32_t at_lost[49][4]
+
+
+# The rays a cat would have from each square of ``done``, on the board of a ``Rays``: filled
+# by ``value_after_shift`` as teleports to a square ask for them, for any cat to share.
+ctypedef struct RaysAt:
+    uint64_t done
+    uint64_t read[49][4]
+    uint32_t lost[49][4]
 
 
 cdef inline uint64_t ray_scan(const unsigned char* board, int sq, int dir,
@@ -446,7 +450,6 @@ cdef inline void take_most(uint32_t lost, int* thr) noexcept nogil:
 cdef void scan_rays(CEData* d, Rays* rays) noexcept nogil:
     """Every cat's four rays (see ``Rays``)."""
     cdef int k, dir
-    rays.at_done = 0
     for k in range(d.ncats):
         for dir in range(4):
             rays.read[4 * k + dir] = ray_scan(d.board, d.cat_sq[k], dir,
@@ -528,6 +531,7 @@ def _shift_values_both_ways(CatEarth st):
     empty where ``shifts_in_place`` does not hold."""
     cdef CEData tmp
     cdef Rays rays
+    cdef RaysAt at
     cdef int thr[4]
     cdef int buf[CE_MOVES + 1]
     cdef int n, i, m, p = st.d.h.current
@@ -535,13 +539,14 @@ def _shift_values_both_ways(CatEarth st):
     if st.d.h.terminal or not shifts_in_place(&st.d, p):
         return out
     scan_rays(&st.d, &rays)
+    at.done = 0
     n = gen_moves(&st.d, buf)
     for i in range(n):
         m = buf[i]
         if M_TELE <= m < M_DISC:
             memcpy(&tmp, &st.d, sizeof(CEData))
             do_move(&tmp, m)
-            out.append((m, value_after_shift(&st.d, &rays, m, p, thr, 0.5),
+            out.append((m, value_after_shift(&st.d, &rays, &at, m, p, thr, 0.5),
                         pos_value(&tmp, p, thr, 0.5)))
     return out
 
@@ -961,16 +966,16 @@ cdef inline bint shifts_in_place(CEData* d, int p) noexcept nogil:
     return d.round < MAX_ROUNDS and (d.ncats >= 4 or d.deck_top + 1 < CE_CARDS)
 
 
-cdef double value_after_shift(CEData* d, Rays* rays, int m, int p, int* thr,
-                              double threat) noexcept nogil:
+cdef double value_after_shift(CEData* d, const Rays* rays, RaysAt* at, int m, int p,
+                              int* thr, double threat) noexcept nogil:
     """``pos_value`` after the teleport, nip or house swap ``m``, without playing it: these
     change the board only by moving a cat to an empty square or swapping two houses, which
     ``pos_value`` sees through ``threats`` alone (no house leaves, no seat is out). The move
     is made on the board in place and taken back, and of the rays of the board before it
     (``rays``, from ``scan_rays``) only those that read a square it changes are scanned
     again. The moved cat's rays from its new square are scanned once for all cats (the
-    board's rays from that square, kept in ``rays``), and again only for a cat whose old
-    square they read. Only where ``shifts_in_place``, so that the rest of the card's
+    board's rays from that square, kept in ``at``; its ``done`` 0 for a new board), and
+    again only for a cat whose old square they read. Only where ``shifts_in_place``, so that the rest of the card's
     effects cannot matter."""
     cdef uint32_t lost
     cdef uint64_t changed
@@ -984,10 +989,10 @@ cdef double value_after_shift(CEData* d, Rays* rays, int m, int p, int* thr,
             k = m - M_NIP
             sq = D4
         old = d.cat_sq[k]
-        if not (rays.at_done >> sq & 1):
-            rays.at_done |= (<uint64_t>1) << sq
+        if not (at.done >> sq & 1):
+            at.done |= (<uint64_t>1) << sq
             for r in range(4):
-                rays.at_read[sq][r] = ray_scan(d.board, sq, r, &rays.at_lost[sq][r])
+                at.read[sq][r] = ray_scan(d.board, sq, r, &at.lost[sq][r])
         d.board[old] = EMPTY
         d.board[sq] = CAT
         changed = (<uint64_t>1) << old | (<uint64_t>1) << sq
@@ -1002,8 +1007,8 @@ cdef double value_after_shift(CEData* d, Rays* rays, int m, int p, int* thr,
     for r in range(4 * d.ncats):
         lost = rays.lost[r]
         if r >> 2 == k:
-            lost = rays.at_lost[sq][r & 3]
-            if rays.at_read[sq][r & 3] >> old & 1:
+            lost = at.lost[sq][r & 3]
+            if at.read[sq][r & 3] >> old & 1:
                 ray_scan(d.board, sq, r & 3, &lost)
         elif rays.read[r] & changed:
             ray_scan(d.board, d.cat_sq[r >> 2], r & 3, &lost)
@@ -1196,6 +1201,7 @@ cdef class CatEarth(State):
         cdef const double* w = heuristic_weights(&d.h, HW)
         cdef CEData tmp
         cdef Rays rays
+        cdef RaysAt at
         cdef int p = d.h.current
         cdef int i, m, sq, dir, nb, v
         cdef double score, base = 0.0
@@ -1208,6 +1214,7 @@ cdef class CatEarth(State):
             return buf[0]
         if d.phase == PH_PLAY:
             scan_rays(d, &rays)     # the board's threats, kept for value_after_shift
+            at.done = 0
             rays_threats(&rays, d.ncats, thr)
             base = value_with_threats(d, p, thr, w[HW_THREAT])
             shift_only = shifts_in_place(d, p)
@@ -1235,7 +1242,7 @@ cdef class CatEarth(State):
             elif m == M_END:
                 score = base + 1e-6
             elif m >= M_TELE and shift_only:     # a teleport, a nip or a swap, in place
-                score = value_after_shift(d, &rays, m, p, thr, w[HW_THREAT])
+                score = value_after_shift(d, &rays, &at, m, p, thr, w[HW_THREAT])
             else:
                 memcpy(&tmp, d, sizeof(CEData))
                 do_move(&tmp, m)
