@@ -975,8 +975,8 @@ cdef double value_after_shift(CEData* d, const Rays* rays, RaysAt* at, int m, in
     (``rays``, from ``scan_rays``) only those that read a square it changes are scanned
     again. The moved cat's rays from its new square are scanned once for all cats (the
     board's rays from that square, kept in ``at``; its ``done`` 0 for a new board), and
-    again only for a cat whose old square they read. Only where ``shifts_in_place``, so that the rest of the card's
-    effects cannot matter."""
+    again only for a cat whose old square they read. Only where ``shifts_in_place``, so
+    that the rest of the card's effects cannot matter."""
     cdef uint32_t lost
     cdef uint64_t changed
     cdef int k = -1, old = 0, sq = 0, a = 0, b = 0, r
