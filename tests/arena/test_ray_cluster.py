@@ -18,6 +18,10 @@ import pytest
 
 from catsearch.arena import MatchConfig, run_match
 
+# one Ray on the machine (`ray stop --force` stops every Ray here): these and test_ray.py's
+# run on one pytest-xdist worker, one after another
+pytestmark = pytest.mark.xdist_group("ray")
+
 REQUIRED = os.environ.get("CATSEARCH_REQUIRE_RAY") == "1"
 GAME = "herding-cats"
 PLAYERS = ("ismcts:iterations=60", "heuristic")
