@@ -1,5 +1,12 @@
+import contextlib
 import os
 import sys
+import tempfile
+
+try:
+    import fcntl
+except ImportError:       # Windows: the Ray tests do not take turns there
+    fcntl = None
 
 import pytest
 
@@ -46,3 +53,44 @@ def _engine_fixture():
 @pytest.fixture(name="strip_timings")
 def _strip_fixture():
     return strip_timings
+
+
+#: The file whose lock the Ray tests hold (see ``one_ray``): one path for the machine, so
+#: that pytest-xdist's workers, and two test runs at once, take turns.
+RAY_LOCK = os.path.join(tempfile.gettempdir(), "catsearch-ray-tests.lock")
+_ray_lock = {"fd": None, "depth": 0}        # this process's hold on it (reentrant)
+
+
+@contextlib.contextmanager
+def one_ray():
+    """Hold the machine's Ray to this process while the block runs: a Ray test starts a
+    local Ray or a head and stops it with ``ray stop --force``, which stops every Ray on the
+    machine, so no two run at once (the workers of ``-n 2`` wait their turn). Reentrant: the
+    module's cluster fixture and its tests both hold it."""
+    if _ray_lock["depth"] == 0 and fcntl is not None:
+        fd = os.open(RAY_LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        _ray_lock["fd"] = fd
+    _ray_lock["depth"] += 1
+    try:
+        yield
+    finally:
+        _ray_lock["depth"] -= 1
+        if _ray_lock["depth"] == 0 and _ray_lock["fd"] is not None:
+            fcntl.flock(_ray_lock["fd"], fcntl.LOCK_UN)
+            os.close(_ray_lock["fd"])
+            _ray_lock["fd"] = None
+
+
+@pytest.fixture
+def ray_alone():
+    """A test that uses Ray runs while no other test on the machine does (``one_ray``)."""
+    with one_ray():
+        yield
+
+
+@pytest.fixture(scope="module")
+def ray_alone_module():
+    """``ray_alone`` for a module's fixture (a Ray head kept up for the module's tests)."""
+    with one_ray():
+        yield

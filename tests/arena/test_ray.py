@@ -11,9 +11,8 @@ except ImportError:
 
 from catsearch.arena import MatchConfig, run_match
 
-# one Ray on the machine: these and test_ray_cluster.py's (whose head is stopped with
-# `ray stop --force`) run on one pytest-xdist worker, one after another
-pytestmark = pytest.mark.xdist_group("ray")
+# one Ray on the machine: no other Ray test runs meanwhile (conftest.one_ray)
+pytestmark = pytest.mark.usefixtures("ray_alone")
 
 GAME = "herding-cats"
 

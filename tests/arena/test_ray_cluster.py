@@ -18,9 +18,9 @@ import pytest
 
 from catsearch.arena import MatchConfig, run_match
 
-# one Ray on the machine (`ray stop --force` stops every Ray here): these and test_ray.py's
-# run on one pytest-xdist worker, one after another
-pytestmark = pytest.mark.xdist_group("ray")
+# one Ray on the machine (`ray stop --force` stops every Ray here): no other Ray test runs
+# while these and their head do (conftest.one_ray)
+pytestmark = pytest.mark.usefixtures("ray_alone")
 
 REQUIRED = os.environ.get("CATSEARCH_REQUIRE_RAY") == "1"
 GAME = "herding-cats"
@@ -47,7 +47,7 @@ def _ray_command() -> str | None:
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster(ray_alone_module):
     """A one-node Ray cluster on this machine with token authentication: (address, token
     file). Stopped (``ray stop --force``) whatever happens."""
     try:
