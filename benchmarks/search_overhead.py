@@ -3,6 +3,8 @@
     python benchmarks/search_overhead.py overhead [--players 3] [--iterations 40000] [--chunk 5000]
                                                   [--prior P]
     python benchmarks/search_overhead.py budget [--players 3] [--iterations 40000] [--prior P]
+    python benchmarks/search_overhead.py searches [--players 3] [--iterations 10000]
+                                                  [--total 200000] [--only search|random]
     python benchmarks/search_overhead.py scaling [--game herding-cats] [--nodes 1000000]
     python benchmarks/search_overhead.py threads [--iterations 400000] [--rounds 3]
 
@@ -30,6 +32,15 @@ levels), one call of the heuristic prior at the tree's depths (heuristic against
 moves in playouts cut off after that many moves, best of three) and one read at random in
 memory the size of the tree (``c_reference/latency.c``, a pointer chase): the least a level
 costs.
+
+``searches``: the same ratio for whole searches as a player runs them: fresh searches of
+``--iterations`` each (the default budget, 10,000, or less) until ``--total`` iterations,
+then ``--total`` random playouts from the same view, timed apart (CPU time of the thread);
+of ``--rounds`` such pairs the median ratio, with the lowest and highest, and the time a
+game move takes each way (both play the same number of moves where a game's length is
+fixed, as in Herding Cats). ``--only search`` or ``--only random`` runs one side, to
+profile it (``perf record -g python benchmarks/search_overhead.py searches herding-cats
+--at opening --only search``).
 
 ``scaling``: a search grown past ``--nodes`` nodes, timed in chunks of a hundredth of its
 size: the time per iteration when the tree holds 10k, 100k and 1M nodes (the median chunk
@@ -186,6 +197,48 @@ def budget(args):
                   f"{read * 1e9:>5.0f} {tree_bytes / 2**20:>5.1f}MB", flush=True)
 
 
+def whole_searches(view, seat, iterations, total, c, prior, seed):
+    """Fresh searches of ``iterations`` each from ``view`` until ``total`` iterations:
+    ``(seconds, game moves)`` (CPU time of the thread)."""
+    t, moves = 0.0, 0
+    for k in range(max(1, total // iterations)):
+        core = ISMCTSCore(view, seat, c=c, prior=prior, seed=seed * 1_000_003 + k)
+        t0 = time.thread_time()
+        core.run(iterations)
+        t += time.thread_time() - t0
+        moves += core.moves_played
+    return t, moves
+
+
+def searches(args):
+    if args.only:
+        print(f"{'game':<13} {'position':<8} {'side':<7} {'seconds':>8} {'ns/move':>8}")
+    else:
+        print(f"{'game':<13} {'position':<8} {'ratio':>6} {'(spread)':>11} "
+              f"{'search ns/move':>15} {'random ns/move':>15}")
+    for game_id, label, view, seat, c, prior in searched_views(args):
+        total = max(1, args.total // args.iterations) * args.iterations
+        rows = []
+        for r in range(args.rounds):
+            ts = ms = tp = mp = 0
+            if args.only != "random":
+                ts, ms = whole_searches(view, seat, args.iterations, total, c, prior, r + 1)
+            if args.only != "search":
+                t0 = time.thread_time()
+                mp, _ = play_random_from(view, seat, total, r + 1)
+                tp = time.thread_time() - t0
+            rows.append((tp / ts if ts and tp else 0.0, ts, ms, tp, mp))
+        rows.sort()
+        lo, (ratio, ts, ms, tp, mp), hi = rows[0], rows[len(rows) // 2], rows[-1]
+        if args.only:
+            t, m = (ts, ms) if args.only == "search" else (tp, mp)
+            print(f"{game_id:<13} {label:<8} {args.only:<7} {t:>8.3f} {t / m * 1e9:>8.1f}",
+                  flush=True)
+        else:
+            print(f"{game_id:<13} {label:<8} {ratio:>6.2f} {lo[0]:>5.2f}-{hi[0]:<5.2f}"
+                  f"{ts / ms * 1e9:>15.1f} {tp / mp * 1e9:>15.1f}", flush=True)
+
+
 #: a mark's window: the chunks that start from the mark to this many times it
 WINDOW = 1.25
 
@@ -277,6 +330,12 @@ def main(argv=None):
                       help="the prior's weight (default: the game's; 0: none, plain UCB)")
     sub.add_parser("overhead", parents=[runs])
     sub.add_parser("budget", parents=[runs])
+    w = sub.add_parser("searches", parents=[runs])
+    w.add_argument("--total", type=int, default=200_000,
+                   help="iterations of all the searches of a round, and its playouts")
+    w.add_argument("--only", choices=("search", "random"),
+                   help="run one side only (to profile it)")
+    w.set_defaults(iterations=10_000)   # the default budget (overhead's 40,000 grow one tree)
     s = sub.add_parser("scaling")
     s.add_argument("--game", default="herding-cats")
     s.add_argument("--players", type=int, default=2)
@@ -287,7 +346,7 @@ def main(argv=None):
     t.add_argument("--iterations", type=int, default=400000)
     t.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args(argv)
-    {"overhead": overhead, "budget": budget, "scaling": scaling,
+    {"overhead": overhead, "budget": budget, "searches": searches, "scaling": scaling,
      "threads": threads}[args.kind](args)
 
 
