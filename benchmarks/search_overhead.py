@@ -35,8 +35,8 @@ costs.
 
 ``searches``: the same ratio for whole searches as a player runs them: fresh searches of
 ``--iterations`` each (the default budget, 10,000, or less) until ``--total`` iterations,
-then ``--total`` random playouts from the same view, timed apart (CPU time of the thread);
-of ``--rounds`` such pairs the median ratio, with the lowest and highest, and the time a
+each followed by as many random playouts from the same view, timed apart (CPU time of the
+thread); of ``--rounds`` such runs the median ratio, with the lowest and highest, and the time a
 game move takes each way (both play the same number of moves where a game's length is
 fixed, as in Herding Cats). ``--only search`` or ``--only random`` runs one side, to
 profile it (``perf record -g python benchmarks/search_overhead.py searches herding-cats
@@ -197,17 +197,27 @@ def budget(args):
                   f"{read * 1e9:>5.0f} {tree_bytes / 2**20:>5.1f}MB", flush=True)
 
 
-def whole_searches(view, seat, iterations, total, c, prior, seed):
-    """Fresh searches of ``iterations`` each from ``view`` until ``total`` iterations:
-    ``(seconds, game moves)`` (CPU time of the thread)."""
-    t, moves = 0.0, 0
+def whole_searches(view, seat, iterations, total, c, prior, seed, only=None):
+    """Fresh searches of ``iterations`` each from ``view`` until ``total`` iterations, each
+    followed by as many random playouts from the same view (timed apart, in turns, so that
+    whatever else disturbs the machine falls on both alike; ``only``: one side):
+    ``(search seconds, search moves, playout seconds, playout moves)``, CPU time of the
+    thread."""
+    ts = tp = 0.0
+    ms = mp = 0
     for k in range(max(1, total // iterations)):
-        core = ISMCTSCore(view, seat, c=c, prior=prior, seed=seed * 1_000_003 + k)
-        t0 = time.thread_time()
-        core.run(iterations)
-        t += time.thread_time() - t0
-        moves += core.moves_played
-    return t, moves
+        if only != "random":
+            core = ISMCTSCore(view, seat, c=c, prior=prior, seed=seed * 1_000_003 + k)
+            t0 = time.thread_time()
+            core.run(iterations)
+            ts += time.thread_time() - t0
+            ms += core.moves_played
+        if only != "search":
+            t0 = time.thread_time()
+            moves, _ = play_random_from(view, seat, iterations, seed * 1_000_003 + k)
+            tp += time.thread_time() - t0
+            mp += moves
+    return ts, ms, tp, mp
 
 
 def searches(args):
@@ -217,16 +227,10 @@ def searches(args):
         print(f"{'game':<13} {'position':<8} {'ratio':>6} {'(spread)':>11} "
               f"{'search ns/move':>15} {'random ns/move':>15}")
     for game_id, label, view, seat, c, prior in searched_views(args):
-        total = max(1, args.total // args.iterations) * args.iterations
         rows = []
         for r in range(args.rounds):
-            ts = ms = tp = mp = 0
-            if args.only != "random":
-                ts, ms = whole_searches(view, seat, args.iterations, total, c, prior, r + 1)
-            if args.only != "search":
-                t0 = time.thread_time()
-                mp, _ = play_random_from(view, seat, total, r + 1)
-                tp = time.thread_time() - t0
+            ts, ms, tp, mp = whole_searches(view, seat, args.iterations, args.total, c, prior,
+                                            r + 1, args.only)
             rows.append((tp / ts if ts and tp else 0.0, ts, ms, tp, mp))
         rows.sort()
         lo, (ratio, ts, ms, tp, mp), hi = rows[0], rows[len(rows) // 2], rows[-1]
