@@ -5,6 +5,7 @@
     python benchmarks/search_overhead.py budget [--players 3] [--iterations 40000] [--prior P]
     python benchmarks/search_overhead.py searches [--players 3] [--iterations 10000]
                                                   [--total 200000] [--only search|random]
+                                                  [--max-depth D] [--max-nodes N]
     python benchmarks/search_overhead.py scaling [--game herding-cats] [--nodes 1000000]
     python benchmarks/search_overhead.py threads [--iterations 400000] [--rounds 3]
 
@@ -40,7 +41,9 @@ thread); of ``--rounds`` such runs the median ratio, with the lowest and highest
 game move takes each way (both play the same number of moves where a game's length is
 fixed, as in Herding Cats). ``--only search`` or ``--only random`` runs one side, to
 profile it (``perf record -g python benchmarks/search_overhead.py searches herding-cats
---at opening --only search``).
+--at opening --only search``). ``--max-nodes 1`` keeps the tree to its root (an iteration
+then costs what its playout does, plus the iteration's own bookkeeping) and ``--max-depth
+D`` to D levels: between them and the full tree, what the tree's levels cost.
 
 ``scaling``: a search grown past ``--nodes`` nodes, timed in chunks of a hundredth of its
 size: the time per iteration when the tree holds 10k, 100k and 1M nodes (the median chunk
@@ -68,7 +71,7 @@ import catsearch  # noqa: E402
 from catsearch._core.counting import play_random_from  # noqa: E402
 from catsearch.search.ismcts import ISMCTSCore  # noqa: E402
 from catsearch.search.options import game_default  # noqa: E402
-from catsearch.search.tree import EXPLORATION, PRIOR  # noqa: E402
+from catsearch.search.tree import EXPLORATION, MAX_NODES, PRIOR  # noqa: E402
 from playouts_vs_c import compile_c  # noqa: E402  (benchmarks/, the script's folder)
 
 OPTIONS = {"cat-earth": {"setup": "random"}}
@@ -197,17 +200,21 @@ def budget(args):
                   f"{read * 1e9:>5.0f} {tree_bytes / 2**20:>5.1f}MB", flush=True)
 
 
-def whole_searches(view, seat, iterations, total, c, prior, seed, only=None):
+def whole_searches(view, seat, iterations, total, c, prior, seed, only=None, max_depth=0,
+                   max_nodes=MAX_NODES):
     """Fresh searches of ``iterations`` each from ``view`` until ``total`` iterations, each
     followed by as many random playouts from the same view (timed apart, in turns, so that
     whatever else disturbs the machine falls on both alike; ``only``: one side):
     ``(search seconds, search moves, playout seconds, playout moves)``, CPU time of the
-    thread."""
+    thread. ``max_depth`` and ``max_nodes`` bound the searches' trees (``max_nodes=1``: the
+    root alone, every iteration playing out from it)."""
     ts = tp = 0.0
     ms = mp = 0
     for k in range(max(1, total // iterations)):
         if only != "random":
-            core = ISMCTSCore(view, seat, c=c, prior=prior, seed=seed * 1_000_003 + k)
+            core = ISMCTSCore(view, seat, c=c, prior=prior, seed=seed * 1_000_003 + k,
+                              max_nodes=max_nodes)
+            core.set_max_depth(max_depth)
             t0 = time.thread_time()
             core.run(iterations)
             ts += time.thread_time() - t0
@@ -230,7 +237,7 @@ def searches(args):
         rows = []
         for r in range(args.rounds):
             ts, ms, tp, mp = whole_searches(view, seat, args.iterations, args.total, c, prior,
-                                            r + 1, args.only)
+                                            r + 1, args.only, args.max_depth, args.max_nodes)
             rows.append((tp / ts if ts and tp else 0.0, ts, ms, tp, mp))
         rows.sort()
         lo, (ratio, ts, ms, tp, mp), hi = rows[0], rows[len(rows) // 2], rows[-1]
@@ -339,6 +346,8 @@ def main(argv=None):
                    help="iterations of all the searches of a round, and its playouts")
     w.add_argument("--only", choices=("search", "random"),
                    help="run one side only (to profile it)")
+    w.add_argument("--max-nodes", type=int, default=MAX_NODES,
+                   help="the searches' node budget (1: the root alone, no tree)")
     w.set_defaults(iterations=10_000)   # the default budget (overhead's 40,000 grow one tree)
     s = sub.add_parser("scaling")
     s.add_argument("--game", default="herding-cats")
@@ -350,6 +359,8 @@ def main(argv=None):
     t.add_argument("--iterations", type=int, default=400000)
     t.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args(argv)
+    if args.kind == "searches" and args.max_nodes < 1:
+        ap.error(f"--max-nodes is a node budget of at least 1 (the root), not {args.max_nodes}")
     {"overhead": overhead, "budget": budget, "searches": searches, "scaling": scaling,
      "threads": threads}[args.kind](args)
 
