@@ -326,12 +326,11 @@ def threads(args):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="kind", required=True)
-    runs = argparse.ArgumentParser(add_help=False)     # the options of overhead and budget
+    runs = argparse.ArgumentParser(add_help=False)     # overhead's, budget's and searches'
     runs.add_argument("games", nargs="*")
     runs.add_argument("--players", type=int, default=3)
     runs.add_argument("--iterations", type=int, default=40000)
     runs.add_argument("--rounds", type=int, default=3)
-    runs.add_argument("--chunk", type=int, default=5000)
     runs.add_argument("--at", action="append", choices=("opening", "1/3", "2/3"),
                       help="only these positions (repeatable; default: all three)")
     runs.add_argument("--max-depth", type=int, default=0,
@@ -339,8 +338,11 @@ def main(argv=None):
                       "costs")
     runs.add_argument("--prior", type=float, default=None,
                       help="the prior's weight (default: the game's; 0: none, plain UCB)")
-    sub.add_parser("overhead", parents=[runs])
-    sub.add_parser("budget", parents=[runs])
+    one_tree = argparse.ArgumentParser(add_help=False)  # overhead and budget grow one tree
+    one_tree.add_argument("--chunk", type=int, default=5000,
+                          help="iterations between the turns of search and playouts")
+    sub.add_parser("overhead", parents=[runs, one_tree])
+    sub.add_parser("budget", parents=[runs, one_tree])
     w = sub.add_parser("searches", parents=[runs])
     w.add_argument("--total", type=int, default=200_000,
                    help="iterations of all the searches of a round, and its playouts")
