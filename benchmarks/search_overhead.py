@@ -6,6 +6,7 @@
     python benchmarks/search_overhead.py searches [--players 3] [--iterations 10000]
                                                   [--total 200000] [--only search|random]
                                                   [--max-depth D] [--max-nodes N]
+    python benchmarks/search_overhead.py floor [--players 3] [--iterations 10000] [--rounds 5]
     python benchmarks/search_overhead.py scaling [--game herding-cats] [--nodes 1000000]
     python benchmarks/search_overhead.py threads [--iterations 400000] [--rounds 3]
 
@@ -45,6 +46,18 @@ profile it (``perf record -g python benchmarks/search_overhead.py searches herdi
 then costs what its playout does, plus the iteration's own bookkeeping) and ``--max-depth
 D`` to D levels: between them and the full tree, what the tree's levels cost.
 
+``floor``: Herding Cats only, the same ratio for the least ISMCTS in plain C
+(``c_reference/ismcts_floor.c``: the game of ``c_reference/herding_cats.c``, no prior, no
+virtual calls, no options; its children along a sibling list as catsearch's narrow nodes,
+or in a table of every move in the node) beside catsearch's (its defaults, and
+``prior=0``), from the same three positions (the C file replays the moves from the same
+deal; the hashes are checked to agree), each side in turns of ``--chunk`` iterations and as
+many random playouts from its own code, CPU time of the thread; the median of ``--rounds``
+runs with the range. Then the tree levels an iteration passes through (catsearch's and the
+C list's), what a level costs the C table beyond its playout, and the ratio catsearch would
+reach if its levels cost that: how far any ISMCTS of this kind can get, and how far
+catsearch is from it.
+
 ``scaling``: a search grown past ``--nodes`` nodes, timed in chunks of a hundredth of its
 size: the time per iteration when the tree holds 10k, 100k and 1M nodes (the median chunk
 from each mark to 1.25 times it), each divided by the time at 10k (the issue asks for at
@@ -78,15 +91,17 @@ OPTIONS = {"cat-earth": {"setup": "random"}}
 
 
 def positions(game_id, players, seed=1):
-    """The opening and the positions a third and two thirds into a random game."""
+    """The opening and the positions a third and two thirds into a random game, each
+    ``(label, state, moves)``: the moves that lead to it from the deal of ``seed``."""
     state = catsearch.new_game(game_id, players, seed=seed, **OPTIONS.get(game_id, {}))
-    line = [state.clone()]
+    line, moves = [state.clone()], []
     rng = __import__("random").Random(seed)
     while not state.is_terminal():
-        state.apply(rng.choice(state.legal_moves()))
+        moves.append(rng.choice(state.legal_moves()))
+        state.apply(moves[-1])
         line.append(state.clone())
-    return [("opening", line[0]), ("1/3", line[len(line) // 3]),
-            ("2/3", line[2 * len(line) // 3])]
+    return [(label, line[k], moves[:k]) for label, k in
+            (("opening", 0), ("1/3", len(line) // 3), ("2/3", 2 * len(line) // 3))]
 
 
 def interleaved_rates(view, seat, iterations, chunk, seed, max_depth=0, c=EXPLORATION,
@@ -121,7 +136,7 @@ def searched_views(args):
     for game_id in args.games or catsearch.GAMES:
         c = game_default("exploration", game_id)
         prior = game_default("prior", game_id) if args.prior is None else args.prior
-        for label, state in positions(game_id, args.players):
+        for label, state, _ in positions(game_id, args.players):
             if not args.at or label in args.at:
                 seat = state.current_player
                 yield game_id, label, state.view(seat), seat, c, prior
@@ -250,6 +265,82 @@ def searches(args):
                   f"{ts / ms * 1e9:>15.1f} {tp / mp * 1e9:>15.1f}", flush=True)
 
 
+#: the deal ``floor`` searches from (the C file deals it as catsearch does)
+DEAL = 1
+
+
+def c_floor(lib, players, seed, moves, iterations, chunk, c, search_seed, state):
+    """One run of the plain C ISMCTS (``c_reference/ismcts_floor.c``) from the deal of
+    ``seed`` after ``moves``: ``(ratio, levels, seconds a level costs beyond the playout)``,
+    the ratio its iterations a second over its random playouts' from the same position."""
+    line = (ctypes.c_int * max(1, len(moves)))(*moves)
+    out = (ctypes.c_double * 5)()
+    h = ctypes.c_uint64()
+    rc = lib.hc_ismcts_floor(players, seed, line, len(moves), iterations, chunk, c,
+                             search_seed, out, ctypes.byref(h))
+    if rc != 0:
+        raise RuntimeError(f"the C search failed ({rc}) after {len(moves)} moves")
+    if h.value != state.hash:
+        raise RuntimeError(f"the C deal is not catsearch's: hash {h.value:#x} after "
+                           f"{len(moves)} moves, catsearch's {state.hash:#x}")
+    return out[1] / out[0], out[2], (out[0] - out[1]) / iterations / out[2]
+
+
+def floor(args):
+    """Herding Cats: catsearch's ratio beside what the least ISMCTS in plain C reaches."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "c_reference",
+                          "ismcts_floor.c")
+    game_id = "herding-cats"
+    c = game_default("exploration", game_id)
+    with tempfile.TemporaryDirectory() as tmp:
+        libs = {"C, list": compile_c(source, tmp), "C, table": compile_c(source, tmp,
+                                                                         "REF_TABLE")}
+        for lib in libs.values():
+            lib.hc_ismcts_floor.restype = ctypes.c_int
+            lib.hc_ismcts_floor.argtypes = [
+                ctypes.c_int, ctypes.c_uint64, ctypes.POINTER(ctypes.c_int), ctypes.c_int,
+                ctypes.c_int, ctypes.c_int, ctypes.c_double, ctypes.c_uint64,
+                ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_uint64)]
+        sides = ["catsearch", "no prior", *libs]
+        print(f"{game_id}, {args.players} players, {args.iterations:,} iterations: the median "
+              f"ratio of {args.rounds} runs (the range); tree levels an iteration (catsearch / "
+              f"C); ns a level costs in C with the table; catsearch's ratio at that cost")
+        print(f"{'position':<8} " + " ".join(f"{side:>16}" for side in sides)
+              + f" {'levels':>11} {'C ns':>5} {'at C':>5}")
+        for label, state, moves in positions(game_id, args.players, seed=DEAL):
+            seat = state.current_player
+            view = state.view(seat)
+            runs = {side: [] for side in sides}
+            levels = {side: [] for side in sides}
+            cost = {side: [] for side in libs}      # seconds a level costs in C
+            playout = []                            # seconds of catsearch's random playout
+            for r in range(args.rounds):
+                for side, prior in (("catsearch", game_default("prior", game_id)),
+                                    ("no prior", 0.0)):
+                    it_s, play_s, _, _, core = interleaved_rates(
+                        view, seat, args.iterations, args.chunk, r + 1, 0, c, prior)
+                    runs[side].append(it_s / play_s)
+                    levels[side].append(core.tree_moves_played / args.iterations)
+                    playout.append(1.0 / play_s)
+                for side, lib in libs.items():
+                    ratio, depth, sec = c_floor(lib, args.players, DEAL, moves,
+                                                args.iterations, args.chunk, c, r + 1, state)
+                    runs[side].append(ratio)
+                    levels[side].append(depth)
+                    cost[side].append(sec)
+            cells = []
+            for side in sides:
+                v = sorted(runs[side])
+                cells.append(f"{v[len(v) // 2]:.2f} ({v[0]:.2f}-{v[-1]:.2f})")
+            mid = {side: sorted(levels[side])[args.rounds // 2] for side in sides}
+            level = sorted(cost["C, table"])[args.rounds // 2]
+            play = sorted(playout)[len(playout) // 2]
+            at_c = play / (play + mid["catsearch"] * level)
+            print(f"{label:<8} " + " ".join(f"{cell:>16}" for cell in cells)
+                  + f" {mid['catsearch']:>4.1f} / {mid['C, list']:<4.1f} {level * 1e9:>5.0f}"
+                  f" {at_c:>5.2f}", flush=True)
+
+
 #: a mark's window: the chunks that start from the mark to this many times it
 WINDOW = 1.25
 
@@ -351,6 +442,12 @@ def main(argv=None):
     w.add_argument("--max-nodes", type=int, default=MAX_NODES,
                    help="the searches' node budget (1: the root alone, no tree)")
     w.set_defaults(iterations=10_000)   # the default budget (overhead's 40,000 grow one tree)
+    f = sub.add_parser("floor")
+    f.add_argument("--players", type=int, default=3)
+    f.add_argument("--iterations", type=int, default=10_000)
+    f.add_argument("--chunk", type=int, default=1250,
+                   help="iterations between the turns of search and playouts")
+    f.add_argument("--rounds", type=int, default=5)
     s = sub.add_parser("scaling")
     s.add_argument("--game", default="herding-cats")
     s.add_argument("--players", type=int, default=2)
@@ -361,10 +458,16 @@ def main(argv=None):
     t.add_argument("--iterations", type=int, default=400000)
     t.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args(argv)
+    if args.kind == "floor":
+        if not 2 <= args.players <= 4:
+            ap.error(f"--players is 2 to 4, not {args.players}")
+        for name in ("iterations", "chunk", "rounds"):
+            if getattr(args, name) < 1:
+                ap.error(f"--{name} is at least 1, not {getattr(args, name)}")
     if args.kind == "searches" and args.max_nodes < 1:
         ap.error(f"--max-nodes is a node budget of at least 1 (the root), not {args.max_nodes}")
-    {"overhead": overhead, "budget": budget, "searches": searches, "scaling": scaling,
-     "threads": threads}[args.kind](args)
+    {"overhead": overhead, "budget": budget, "searches": searches, "floor": floor,
+     "scaling": scaling, "threads": threads}[args.kind](args)
 
 
 if __name__ == "__main__":
