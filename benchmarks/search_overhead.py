@@ -312,7 +312,7 @@ def floor(args):
             view = state.view(seat)
             runs = {side: [] for side in sides}
             levels = {side: [] for side in sides}
-            cost = {side: [] for side in libs}      # seconds a level costs in C
+            table_level = []                        # seconds a level costs the C table
             playout = []                            # seconds of catsearch's random playout
             for r in range(args.rounds):
                 for side, prior in (("catsearch", game_default("prior", game_id)),
@@ -327,13 +327,14 @@ def floor(args):
                                                 args.iterations, args.chunk, c, r + 1, state)
                     runs[side].append(ratio)
                     levels[side].append(depth)
-                    cost[side].append(sec)
+                    if side == "C, table":
+                        table_level.append(sec)
             cells = []
             for side in sides:
                 v = sorted(runs[side])
                 cells.append(f"{v[len(v) // 2]:.2f} ({v[0]:.2f}-{v[-1]:.2f})")
             mid = {side: sorted(levels[side])[args.rounds // 2] for side in sides}
-            level = sorted(cost["C, table"])[args.rounds // 2]
+            level = sorted(table_level)[args.rounds // 2]
             play = sorted(playout)[len(playout) // 2]
             at_c = play / (play + mid["catsearch"] * level)
             print(f"{label:<8} " + " ".join(f"{cell:>16}" for cell in cells)
@@ -429,7 +430,7 @@ def main(argv=None):
                       "costs")
     runs.add_argument("--prior", type=float, default=None,
                       help="the prior's weight (default: the game's; 0: none, plain UCB)")
-    one_tree = argparse.ArgumentParser(add_help=False)  # overhead and budget grow one tree
+    one_tree = argparse.ArgumentParser(add_help=False)  # overhead, budget, floor: one tree
     one_tree.add_argument("--chunk", type=int, default=5000,
                           help="iterations between the turns of search and playouts")
     sub.add_parser("overhead", parents=[runs, one_tree])
@@ -442,12 +443,11 @@ def main(argv=None):
     w.add_argument("--max-nodes", type=int, default=MAX_NODES,
                    help="the searches' node budget (1: the root alone, no tree)")
     w.set_defaults(iterations=10_000)   # the default budget (overhead's 40,000 grow one tree)
-    f = sub.add_parser("floor")
+    f = sub.add_parser("floor", parents=[one_tree])
     f.add_argument("--players", type=int, default=3)
     f.add_argument("--iterations", type=int, default=10_000)
-    f.add_argument("--chunk", type=int, default=1250,
-                   help="iterations between the turns of search and playouts")
     f.add_argument("--rounds", type=int, default=5)
+    f.set_defaults(chunk=1250)
     s = sub.add_parser("scaling")
     s.add_argument("--game", default="herding-cats")
     s.add_argument("--players", type=int, default=2)
