@@ -332,15 +332,17 @@ cdef class State:
         """Play ``move`` (an int), the fast way: the checks run in C and build no Python
         object, and the error message is written only when one is raised.
 
-        A move id outside the move space raises. In a full state, so does a move that is
-        not legal here: the games' C rules, which searchers call directly, assume legal
-        moves, and an illegal one could write outside the game's arrays. In a seat's view
-        legality is not knowable (the other seats' cards are hidden), so there only the range
-        is checked and the move must come from the game (as the engine's position lines do).
+        A move id outside the move space raises, and so does a move that is not among
+        :meth:`legal_moves`: the games' C rules, which searchers call directly, assume legal
+        moves, and an illegal one could write outside the game's arrays. In a seat's view the
+        legal moves are those legal in at least one world the seat cannot tell from this one
+        (the contract's law, checked by :func:`catsearch.testing.check_game`): a move refused
+        there is one the view can tell is illegal.
 
         :raises TypeError: ``move`` is not a whole number.
         :raises InvalidMoveError: ``move`` is not in ``range(num_distinct_moves)``.
-        :raises IllegalMoveError: ``move`` is not legal in this full state.
+        :raises IllegalMoveError: ``move`` is not legal here (in a view: in no world the
+            seat cannot tell from this one).
         """
         cdef int overflow = 0
         cdef long m
@@ -350,7 +352,7 @@ cdef class State:
                 m = self._move_index(move)
         else:
             m = self._move_index(move)
-        if header(self).view_seat < 0 and not is_legal(self, <int>m):
+        if not is_legal(self, <int>m):
             self._check_legal(m)
             raise IllegalMoveError(f"illegal move {self._move_to_str(m)!r}")
         self.apply_c(<int>m)

@@ -292,6 +292,10 @@ def _check_view(ck: _Checker, st: State, seat: int, composition, seed: int) -> i
                   f"has other legal moves")
         ck.expect(view.heuristic_move(seed=5) == st.heuristic_move(seed=5),
                   f"the heuristic move of seat {seat} differs in its view: it peeks")
+    else:
+        ck.expect(set(st.legal_moves()) <= set(view.legal_moves()), f"seat {seat}'s view "
+                  f"lacks a move legal in the real state (a view lists every move legal in "
+                  f"some world it cannot tell from this one)")
     _check_chance(ck, view.clone(), f"seat {seat}'s view")
     hidden = view.clone()
     if hidden.apply_hidden():
@@ -312,6 +316,9 @@ def _check_view(ck: _Checker, st: State, seat: int, composition, seed: int) -> i
         ck.expect(d.info_key(seat) == st.info_key(seat) and d.hash == d.recompute_hash(),
                   f"{what}: info key or hash")
         ck.expect(cls.from_text(d.to_text()) == d, f"{what} does not read back")
+        ck.expect(set(d.legal_moves()) <= set(view.legal_moves()), f"{what} has a legal move "
+                  f"its view lacks (a view lists every move legal in some world it cannot "
+                  f"tell from this one)")
         _check_no_peeking(ck, st, d, seat, what)
     ck.expect(st.determinize(seat, seed=seed) == st.determinize(seat, seed=seed),
               f"seat {seat}'s determinization is not reproducible from its seed")
