@@ -22,7 +22,10 @@ def play_main(argv: list[str] | None = None) -> int:
                     "after every move.")
     parser.add_argument("game", nargs="?", choices=catsearch.GAMES, help="the game to play")
     parser.add_argument("--players", type=int, default=3, help="number of seats (2-4)")
-    parser.add_argument("--seed", type=int, default=1, help="the deal's seed")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="the deal's seed (default: a fresh random one, told at the end); "
+                             "a seed you give deals, and with --human seats, the same game "
+                             "every time, and whoever knows it knows every card")
     parser.add_argument("--player", action="append", default=[], metavar="SPEC",
                         help="a player spec per AI seat, in seat order (repeat the option); "
                              "missing seats play --level, else 'heuristic'")
@@ -39,6 +42,7 @@ def play_main(argv: list[str] | None = None) -> int:
     record = None
     # -- end of the terminal's part ---------------------------------------------------------
     try:
+        terminal.resolve_seed(args)
         state, options = terminal.start_state(args)
         specs = terminal.seat_specs(state.players, None, args.player, args.level, args.seed)
         players = [spec.build() for spec in specs]
@@ -73,6 +77,8 @@ def play_main(argv: list[str] | None = None) -> int:
             record.write(args.record)
     state = table.state
     print(f"scores: {state.scores()}  returns: {state.returns()}")
+    if not args.seed_given and not args.deal_text:
+        print(f"the deal's seed: {args.seed}")
     return 0
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -33,7 +34,7 @@ from catsearch.search.spec import PlayerSpec
 from catsearch.search.table import Played, Table
 
 __all__ = ["add_arguments", "main", "play_human", "replay", "GameRecord", "RECORD_FORMAT",
-           "describe_observation", "parse_options", "seat_specs"]
+           "describe_observation", "parse_options", "seat_specs", "fresh_seed", "resolve_seed"]
 
 #: the ``format`` field of a record file
 RECORD_FORMAT = "catsearch-game"
@@ -95,9 +96,39 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     return options
 
 
+#: fresh seeds are drawn from 0..FRESH_SEEDS - 1 (``secrets``: not guessable from anything)
+FRESH_SEEDS = 2**63
+
+
+def fresh_seed() -> int:
+    """A new seed from the operating system's randomness (:mod:`secrets`): a deal or a
+    player's seed that nothing the person is shown can give away."""
+    return secrets.randbelow(FRESH_SEEDS)
+
+
 def _derived_seed(seed: int | None, k: int) -> int:
-    """A player's seed from the game's: the same game seed seats the same players."""
-    return ((0 if seed is None else seed) * 1_000_003 + 7919 * (k + 1)) % 2**64
+    """A player's seed: derived from the game's ``seed`` when one was given (the same command
+    seats the same players), else fresh (:func:`fresh_seed`): the AI's seeds then say nothing
+    of the deal's."""
+    if seed is None:
+        return fresh_seed()
+    return (seed * 1_000_003 + 7919 * (k + 1)) % 2**64
+
+
+def resolve_seed(args: argparse.Namespace) -> None:
+    """Fill in ``args.seed`` (a fresh random seed when ``--seed`` was not given) and set
+    ``args.seed_given``: only a seed the user chose seeds the AI seats from it."""
+    if getattr(args, "seed_given", None) is None:
+        args.seed_given = args.seed is not None
+    if args.seed is None:
+        args.seed = fresh_seed()
+
+
+def hidden_spec(spec: PlayerSpec | None) -> str:
+    """A seat's spec as shown during the game: without its seed (shown at the end)."""
+    if spec is None:
+        return "you"
+    return str(spec.without("seed")) if "seed" in spec else str(spec)
 
 
 def seat_specs(players: int, human: int | None, given: list[str], level: str | None,
@@ -106,8 +137,10 @@ def seat_specs(players: int, human: int | None, given: list[str], level: str | N
 
     ``given`` fill the AI seats in seat order (the person's seat is skipped); the rest play
     ``level`` (``heuristic`` when no level is given and nobody is human, as before levels
-    existed). A spec that takes a seed and has none gets one derived from ``seed`` and its
-    seat, so that the same command plays the same game.
+    existed). With a person seated, a spec that takes a seed and has none gets one: derived
+    from ``seed`` and its seat when ``seed`` is given (the user chose the seed: the same
+    command plays the same game), else a fresh one from :mod:`secrets` (so that nothing the
+    person sees gives the AI's seeds away, nor the deal's).
 
     :raises ValueError: more specs than AI seats, a seat out of range, a bad spec.
     """
@@ -219,8 +252,11 @@ class HumanSession:
     """One person at one seat of a :class:`Table`; reads lines from ``stdin``."""
 
     def __init__(self, table: Table, seat: int, *, hint_spec: PlayerSpec, level: str | None,
-                 stdin: TextIO, stdout: TextIO, record: GameRecord | None = None) -> None:
+                 stdin: TextIO, stdout: TextIO, record: GameRecord | None = None,
+                 seed: int | None = None, specs: list[PlayerSpec | None] | None = None) -> None:
         self.table = table
+        self.seed = seed            # the deal's seed: told at the end, never before
+        self.specs = specs or []    # the seats' specs: their seeds told at the end
         self.seat = seat
         self.game = table.state.game_id
         self.hint_spec = hint_spec
@@ -286,7 +322,7 @@ class HumanSession:
         level = f"{self.level}: " if self.level else ""
         detail = [f"{result.iterations} iterations" if result.iterations > 1 else "",
                   f"{result.seconds:.2f} s"]
-        self.say(f"hint ({level}{self.hint_spec}): {where}{view.move_to_str(result.move)}"
+        self.say(f"hint ({level}{hidden_spec(self.hint_spec)}): {where}{view.move_to_str(result.move)}"
                  f"  value for you {value:.3f}  ({', '.join(d for d in detail if d)})")
         ranked = sorted(result.stats.items(), key=lambda kv: -kv[1].visits)[:3]
         if len(ranked) > 1:
@@ -308,9 +344,9 @@ class HumanSession:
             if word in _QUIT:
                 raise _Quit("quit")
             if word in _HELP:
+                shown = hidden_spec(self.hint_spec)
                 self.say(HELP.format(example=example,
-                                     level=f"{self.level}: {self.hint_spec}" if self.level
-                                     else str(self.hint_spec)))
+                                     level=f"{self.level}: {shown}" if self.level else shown))
                 continue
             if word == "hint":
                 self.hint(view, moves)
@@ -366,6 +402,7 @@ class HumanSession:
                 self.show_played(played)
         except _Quit as q:
             self.say(f"You left the game ({q}).")
+            self.reveal()
             return 0
         finally:
             if self._hint_player is not None:
@@ -402,6 +439,17 @@ class HumanSession:
         else:
             self.say(f"You lose; seats {', '.join(map(str, winners[:-1]))} and "
                      f"{winners[-1]} win.")
+        self.reveal()
+
+    def reveal(self) -> None:
+        """The game is over (or the person left): the deal's seed and the AI seats' full
+        specs, seeds included, which were kept back while it was on."""
+        if self.seed is not None:
+            self.say(f"the deal's seed: {self.seed} (catsearch.new_game({self.game!r}, "
+                     f"players={self.table.state.players}, seed={self.seed}) deals it again)")
+        for s, spec in enumerate(self.specs):
+            if spec is not None and "seed" in spec:
+                self.say(f"  seat {s} played {spec}")
 
 
 def _short(e: Exception) -> str:
@@ -413,7 +461,8 @@ def _short(e: Exception) -> str:
 def play_human(state: State, seat: int, specs: list[PlayerSpec | None], *,
                level: str | None = None, hint_spec: PlayerSpec | None = None,
                record: GameRecord | None = None, record_path: str | None = None,
-               stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+               stdin: TextIO | None = None, stdout: TextIO | None = None,
+               seed: int | None = None) -> int:
     """Play ``state`` (a full state at its start) with a person at ``seat``.
 
     :param specs: one spec per seat (``None`` at ``seat``), as :func:`seat_specs` gives.
@@ -421,6 +470,8 @@ def play_human(state: State, seat: int, specs: list[PlayerSpec | None], *,
     :param hint_spec: what ``hint`` searches with (default: the level's spec).
     :param record, record_path: the record to fill with the moves and write at the end
         (also when the person leaves early: then without a result).
+    :param seed: the deal's seed, told when the game is over (never before); the AI seats'
+        specs are shown without their seeds until then.
     :returns: the exit status (0).
     """
     stdin = sys.stdin if stdin is None else stdin
@@ -428,15 +479,15 @@ def play_human(state: State, seat: int, specs: list[PlayerSpec | None], *,
     if hint_spec is None:
         hint_spec = PlayerSpec.parse(level_spec(level or DEFAULT_LEVEL))
         if hint_spec.accepts("seed") and "seed" not in hint_spec:
-            hint_spec = hint_spec.replace(seed=_derived_seed(0, 100 + seat))
+            hint_spec = hint_spec.replace(seed=fresh_seed())
     players = [None if s is None else s.build() for s in specs]
     table = Table(state, players)
     session = HumanSession(table, seat, hint_spec=hint_spec, level=level, stdin=stdin,
-                           stdout=stdout, record=record)
+                           stdout=stdout, record=record, seed=seed, specs=specs)
     session.say(f"{state.game_id}, {state.players} players: you are seat {seat}"
                 + (f"; AI level {level}" if level else "") + ".")
     for s, spec in enumerate(specs):
-        session.say(f"  seat {s}: {'you' if spec is None else spec}")
+        session.say(f"  seat {s}: {hidden_spec(spec)}")
     session.say("Type a move's number or its notation; 'help' for the commands, 'quit' to "
                 "leave.")
     try:
@@ -525,13 +576,15 @@ def main(args: argparse.Namespace, stdin: TextIO | None = None,
             return 130
     if args.human is None:
         return None
+    resolve_seed(args)
+    chosen = args.seed if args.seed_given else None     # only a chosen seed seats the AI
     try:
         state, options = start_state(args)
-        specs = seat_specs(state.players, args.human, args.player, args.level, args.seed)
+        specs = seat_specs(state.players, args.human, args.player, args.level, chosen)
         level = args.level or DEFAULT_LEVEL
         hint = PlayerSpec.parse(level_spec(level))
         if hint.accepts("seed") and "seed" not in hint:
-            hint = hint.replace(seed=_derived_seed(args.seed, 100 + args.human))
+            hint = hint.replace(seed=_derived_seed(chosen, 100 + args.human))
         _check_live(state)
     except (ValueError, TypeError, NotImplementedError) as e:
         print(f"catsearch-play: error: {e}", file=err)
@@ -544,7 +597,8 @@ def main(args: argparse.Namespace, stdin: TextIO | None = None,
                             level=level)
     try:
         return play_human(state, args.human, specs, level=level, hint_spec=hint,
-                          record=record, record_path=args.record, stdin=stdin, stdout=stdout)
+                          record=record, record_path=args.record, stdin=stdin, stdout=stdout,
+                          seed=None if args.deal_text else args.seed)
     except KeyboardInterrupt:
         print("interrupted", file=err)
         return 130
@@ -552,7 +606,9 @@ def main(args: argparse.Namespace, stdin: TextIO | None = None,
 
 def start_state(args: argparse.Namespace) -> tuple[State, dict[str, Any]]:
     """The deal: ``--deal-text`` (a full state) or ``new_game(game, --players, --seed,
-    --option...)``; and the options given."""
+    --option...)`` (``--seed`` not given: a fresh random one, see :func:`resolve_seed`); and
+    the options given."""
+    resolve_seed(args)
     if args.game is None:
         raise ValueError("the game is required (one of " + ", ".join(catsearch.GAMES) + ")")
     options = parse_options(args.option)

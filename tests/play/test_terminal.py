@@ -144,8 +144,9 @@ def test_same_view_same_output(game, monkeypatch, capsys):
     lines = "help\nhint\nnot-a-move\n0\n999\nview\nhint\n1\nquit\n"
     outs = []
     for deal in (a, b):
-        rc, out, err = run([game, "--human", str(seat), "--level", "medium", "--deal-text",
-                            deal.to_text()], lines, monkeypatch, capsys)
+        # --seed 1: a chosen seed seats the AI (and the hint) the same in both runs
+        rc, out, err = run([game, "--human", str(seat), "--level", "medium", "--seed", "1",
+                            "--deal-text", deal.to_text()], lines, monkeypatch, capsys)
         assert rc == 0, err
         outs.append(re.sub(r"\d+\.\d\d s\)", "(time) s)", out))    # the hint's time
     cut = outs[0].index("\n  you: ")       # the first move: seat 0 (the person) moves first
@@ -169,7 +170,7 @@ def test_commands_and_bad_lines(monkeypatch, capsys, tmp_path):
                        "\nhelp\nhint\nbanana\n0\n7\nS\nHINT\nxo\nquit\n", monkeypatch, capsys)
     assert rc == 0 and err == ""
     assert "Commands:" in out and "quit" in out
-    assert re.search(r"^hint \(easy: heuristic:seed=\d+\): \d+ \S+  value for you \d\.\d{3}",
+    assert re.search(r"^hint \(easy: heuristic\): \d+ \S+  value for you \d\.\d{3}",
                      out, flags=re.M)
     assert "not a move: 'banana'" in out
     assert "no move 0: the moves are numbered 1 to 2" in out
@@ -190,7 +191,7 @@ def test_commands_and_bad_lines(monkeypatch, capsys, tmp_path):
 def test_end_of_input_ends_cleanly(monkeypatch, capsys):
     rc, out, err = run(["herding-cats", "--human", "1"], "", monkeypatch, capsys)
     assert rc == 0 and err == ""
-    assert out.rstrip().endswith("You left the game (end of input).")
+    assert "You left the game (end of input).\nthe deal's seed: " in out
 
 
 def test_eof_in_a_subprocess():
@@ -355,3 +356,46 @@ def test_describe_observation_names_the_seat_that_saw_it():
         "ended the turn; you drew FR"
     assert glosses.describe_observation("the-cat", "pick1:-,pick1=8889", seat=1) == \
         "picked up pile 1; the tick: you picked up pile 1 (8889)"
+
+
+# -- the deal's seed is secret until the end (issue 33, item 5) -------------------------------
+
+def _play_subprocess(args: list[str]) -> str:
+    """A whole game of Herding Cats in a ``catsearch-play`` process, the person (seat 0)
+    answering the first listed move every time; its output."""
+    proc = subprocess.run([sys.executable, "-m", "catsearch.cli", "herding-cats", "--human",
+                           "0", "--level", "easy", *args], input="1\n" * 400,
+                          capture_output=True, text=True, timeout=120, cwd=ROOT,
+                          env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert GAME_OVER in proc.stdout
+    return proc.stdout
+
+
+def test_the_default_seed_is_random_and_told_only_at_the_end():
+    seeds = []
+    for _ in range(2):
+        out = _play_subprocess([])
+        before, _, after = out.partition(GAME_OVER)
+        m = re.search(r"^the deal's seed: (\d+) ", after, flags=re.M)
+        assert m, after
+        seed = int(m.group(1))
+        seeds.append(seed)
+        # the seed is the deal's: its view is the first picture shown
+        assert pictures(before)[0] == str(catsearch.new_game("herding-cats", 3, seed=seed).view(0))
+        # nothing before the end names the seed or any AI seat's seed
+        assert str(seed) not in before and "seed" not in before
+        ai = [int(x) for x in re.findall(r"^  seat \d played \S+seed=(\d+)", after, flags=re.M)]
+        assert len(ai) == 2, after
+        # the AI's seeds are not derived from the deal's
+        assert all(x != terminal._derived_seed(seed, s) for s, x in zip((1, 2), ai))
+    assert seeds[0] != seeds[1] and 1 not in seeds
+
+
+def test_a_chosen_seed_deals_and_seats_the_same_game():
+    outs = [_play_subprocess(["--seed", "7"]) for _ in range(2)]
+    assert outs[0] == outs[1]
+    assert "the deal's seed: 7 " in outs[0]
+    specs = terminal.seat_specs(3, 0, [], "easy", 7)
+    for s in (1, 2):
+        assert f"  seat {s} played {specs[s]}" in outs[0]
