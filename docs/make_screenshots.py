@@ -78,7 +78,7 @@ def main(argv=None) -> int:
         return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    app = create_app(opponent_seeds=True)
+    app = create_app(opponent_seeds=True, seed_links=True)
     server, thread, base = start_server(app)
     try:
         with sync_playwright() as p:

@@ -44,7 +44,7 @@ def chromium_path() -> str | None:
 @pytest.fixture(scope="module")
 def server():
     """The app served by uvicorn on 127.0.0.1, on a free port, in a thread."""
-    app = create_app(opponent_seeds=True)
+    app = create_app(opponent_seeds=True, seed_links=True)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
@@ -166,7 +166,8 @@ def test_start_page_opens_the_chosen_game(server, page):
     page.fill("#seed", "42")
     page.click("#go")
     page.wait_for_selector("#app[data-game]", state="attached")
-    assert page.url.endswith("/play?game=cat-cards&players=2&seat=1&level=easy&seed=42")
+    # the form is a POST; the game's page is /game/<id>: no seed in the address
+    assert "/game/" in page.url and "42" not in page.url and "seed" not in page.url
     gid = page.get_attribute("#app", "data-game")
     web = app.state.games.get(gid)
     assert web.seat == 1 and web.initial == catsearch.new_game("cat-cards", players=2, seed=42)

@@ -128,7 +128,9 @@
         h("button", { type: "button", onclick: () => showFrame(p, replayAt + 1) }, "next ▶"),
         h("button", { type: "button", onclick: () => showFrame(p, frames - 1) }, "last")),
       h("div", { id: "replay-frame" }),
-      h("p", {}, h("a", { href: location.href }, "Play this deal again"), " · ", h("a", { href: "/" }, "New game")),
+      h("p", { class: "deal" }, r.seed === null ? "" : `The deal's seed: ${r.seed}. `,
+        r.link ? h("a", { href: r.link }, "Play this deal again") : null, r.link ? " · " : null,
+        h("a", { href: "/" }, "New game")),
     ];
   }
 

@@ -26,8 +26,10 @@
   $("game").addEventListener("change", update);
   $("players").addEventListener("change", update);
   $("level").addEventListener("change", update);
-  $("start").addEventListener("submit", () => {
-    if ($("seed").value === "") $("seed").value = String(Math.floor(Math.random() * 2147483647));
-  });
+  if (data.seed_links) {      // the server deals from a given seed too (empty: a secret one)
+    $("seed-field").hidden = false;
+    $("seed-doc").hidden = false;
+    $("seed").disabled = false;
+  }
   update();
 })();
