@@ -89,14 +89,33 @@ def _web_main(argv: list[str]) -> int:
     parser.add_argument("--host", default="127.0.0.1",
                         help="the address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
-    parser.add_argument("--max-games", type=int, default=16, help="games at once (default 16)")
+    parser.add_argument("--max-games", type=int, default=16,
+                        help="games going at once (default 16)")
+    parser.add_argument("--seed-links", action="store_true",
+                        help="also deal from a seed given in a link or on the start page "
+                             "(practice, tests): whoever reads such a link knows every card")
     args = parser.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        print(f"catsearch-play: error: --port {args.port}: ports are 0..65535", file=sys.stderr)
+        return 2
+    if args.max_games < 1:
+        print(f"catsearch-play: error: --max-games {args.max_games}: at least 1",
+              file=sys.stderr)
+        return 2
     try:
         from catsearch.play.web import serve
     except ImportError as e:
         print(f"catsearch-play: error: {e}", file=sys.stderr)
         return 2
-    return serve(args.host, args.port, max_games=args.max_games)
+    try:
+        return serve(args.host, args.port, max_games=args.max_games,
+                     seed_links=args.seed_links)
+    except OSError as e:    # the port is busy, the address not this machine's
+        print(f"catsearch-play: error: cannot listen on {args.host}:{args.port}: "
+              f"{e.strerror or e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":
