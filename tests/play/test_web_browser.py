@@ -179,3 +179,42 @@ def test_start_page_opens_the_chosen_game(server, page):
         time.sleep(0.05)
     assert gid not in app.state.games.games
     assert page.errors == [], page.errors
+
+
+def test_another_sites_page_cannot_open_or_play_a_game(server, page):
+    """A page of another origin (``localhost`` is not ``127.0.0.1``) makes Chromium send what
+    any site could: an ``<img>`` of a new game's link, a form-like ``text/plain`` POST of a
+    move, a POST of the start page's form. None opens or plays a game (issue 33, item 6)."""
+    app, base = server
+    page.goto(base + "/")
+    page.wait_for_selector("#game option", state="attached")
+    before = set(app.state.games.games)
+    # a game of the person's own, to aim the move at (its id would have to be guessed)
+    gid = app.state.games.create(catsearch.new_game("herding-cats", players=2, seed=3), 0,
+                                 "easy").id
+    web = app.state.games.get(gid)
+    view = web.table.view(0)
+    move = view.move_to_str(view.legal_moves()[0])      # the person's turn: a legal move
+    other = base.replace("127.0.0.1", "localhost")
+    page.goto(other + "/static/cat.svg")
+    statuses = page.evaluate("""async ([base, gid, move]) => {
+        const out = [];
+        const img = new Image();
+        img.src = `${base}/play?game=herding-cats&players=2&seat=0&level=easy`;
+        await new Promise((ok) => { img.onload = img.onerror = ok; });
+        for (const [url, body, type] of [
+            [`${base}/api/game/${gid}/move`, JSON.stringify({move}), "text/plain"],
+            [`${base}/play`, "game=herding-cats&players=2&seat=0&level=easy",
+             "application/x-www-form-urlencoded"],
+            [`${base}/api/game/${gid}/close`, "", "text/plain"]]) {
+          try {
+            await fetch(url, {method: "POST", mode: "no-cors", body, headers: {"Content-Type": type}});
+            out.push("sent");
+          } catch (e) { out.push(String(e)); }
+        }
+        return out;
+    }""", [base, gid, move])
+    assert statuses == ["sent"] * 3
+    assert set(app.state.games.games) == before | {gid}
+    assert web.table.history == () and not web.closed
+    app.state.games.close(gid)
