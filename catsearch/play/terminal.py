@@ -8,6 +8,10 @@ picture (``str(table.view(seat))``) when it is to move, and its observation of e
 It answers with a move's number in the list or the move's notation, or ``help``, ``hint``,
 ``view``, ``quit``. When the game is over every card is shown.
 
+Without ``--seed`` the deal comes from a fresh random seed (:func:`fresh_seed`) and the AI
+seats get fresh seeds of their own; both are told only when the game is over. A ``--seed``
+the user gives is a deliberate reproducible game: it deals the same cards and seeds the AI.
+
 ``--record FILE`` writes the game as JSON (see :data:`RECORD_FORMAT` and the Play page of
 the docs); ``--replay FILE`` prints it again with every card, move by move.
 
@@ -18,10 +22,8 @@ its arguments with :func:`add_arguments` and hands the parsed arguments to :func
 from __future__ import annotations
 
 import argparse
-import json
 import secrets
 import sys
-from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import catsearch
@@ -29,17 +31,13 @@ from catsearch._core.state import State
 from catsearch.errors import IllegalMoveError, InvalidMoveError
 from catsearch.play.glosses import describe_observation
 from catsearch.play.levels import DEFAULT_LEVEL, LEVELS, level_spec
+from catsearch.play.record import RECORD_FORMAT, RECORD_VERSION, GameRecord
 from catsearch.search.players import Player
 from catsearch.search.spec import PlayerSpec
 from catsearch.search.table import Played, Table
 
 __all__ = ["add_arguments", "main", "play_human", "replay", "GameRecord", "RECORD_FORMAT",
-           "describe_observation", "parse_options", "seat_specs", "fresh_seed", "resolve_seed"]
-
-#: the ``format`` field of a record file
-RECORD_FORMAT = "catsearch-game"
-#: the version of the record format this module writes (and the newest it reads)
-RECORD_VERSION = 1
+           "RECORD_VERSION", "describe_observation", "parse_options", "seat_specs", "fresh_seed", "resolve_seed"]
 
 #: what the person may type, besides a move (shown by ``help``)
 HELP = """\
@@ -159,87 +157,6 @@ def seat_specs(players: int, human: int | None, given: list[str], level: str | N
             spec = spec.replace(seed=_derived_seed(seed, seat))
         specs[seat] = spec
     return specs
-
-
-# -- the record ----------------------------------------------------------------------------
-
-@dataclass
-class GameRecord:
-    """A game as ``--record`` writes it (JSON; see the Play page of the docs).
-
-    :ivar game: the game id.
-    :ivar players: the number of seats.
-    :ivar options: the game options given (``--option``).
-    :ivar seed: the deal's seed (``None`` when the deal was given as text).
-    :ivar deal: the full state at the start, in the game's notation (every card).
-    :ivar seats: per seat, ``"human"`` or the AI's player spec.
-    :ivar moves: ``{"seat": s, "move": text}`` per move, in order (the full move's notation).
-    :ivar result: ``{"scores": [...], "returns": [...]}`` once the game is over, else ``None``
-        (the person left before the end).
-    """
-
-    game: str
-    players: int
-    options: dict[str, Any]
-    seed: int | None
-    deal: str
-    seats: list[str]
-    moves: list[dict[str, Any]] = field(default_factory=list)
-    result: dict[str, list] | None = None
-    level: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"format": RECORD_FORMAT, "version": RECORD_VERSION, "game": self.game,
-                "players": self.players, "options": self.options, "seed": self.seed,
-                "deal": self.deal, "seats": self.seats, "level": self.level,
-                "moves": self.moves, "finished": self.result is not None,
-                "result": self.result}
-
-    def write(self, path: str) -> None:
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(self.to_json(), f, indent=1)
-            f.write("\n")
-
-    @classmethod
-    def from_json(cls, data: Any) -> GameRecord:
-        """Read a record's JSON object.
-
-        :raises ValueError: not a record of a version this module reads, or a field missing
-            or of the wrong type (the message names it).
-        """
-        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
-            raise ValueError(f"not a catsearch game record (expected \"format\": "
-                             f"\"{RECORD_FORMAT}\")")
-        version = data.get("version")
-        if not isinstance(version, int) or not 1 <= version <= RECORD_VERSION:
-            raise ValueError(f"record version {version!r}; this catsearch reads versions "
-                             f"1..{RECORD_VERSION}")
-        kinds = {"game": str, "players": int, "options": dict, "deal": str, "seats": list,
-                 "moves": list}
-        for key, kind in kinds.items():
-            if not isinstance(data.get(key), kind):
-                raise ValueError(f"record field {key!r} must be a {kind.__name__}, not "
-                                 f"{type(data.get(key)).__name__}")
-        if data["game"] not in catsearch.GAMES:
-            raise ValueError(f"unknown game {data['game']!r}; games: {', '.join(catsearch.GAMES)}")
-        for i, mv in enumerate(data["moves"]):
-            if not (isinstance(mv, dict) and isinstance(mv.get("move"), str)
-                    and isinstance(mv.get("seat"), int)):
-                raise ValueError(f"record move {i} must be {{\"seat\": int, \"move\": str}}, "
-                                 f"not {mv!r}")
-        return cls(game=data["game"], players=data["players"], options=data["options"],
-                   seed=data.get("seed"), deal=data["deal"], seats=list(data["seats"]),
-                   moves=list(data["moves"]), result=data.get("result"),
-                   level=data.get("level"))
-
-    @classmethod
-    def read(cls, path: str) -> GameRecord:
-        with open(path, encoding="utf-8") as f:
-            try:
-                data = json.load(f)
-            except json.JSONDecodeError as e:
-                raise ValueError(f"{path}: not JSON: {e}") from None
-        return cls.from_json(data)
 
 
 # -- a person at the table ---------------------------------------------------------------
