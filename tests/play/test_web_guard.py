@@ -386,28 +386,30 @@ def test_a_finished_game_frees_its_slot_and_stays_viewable():
 
 def test_idle_games_expire_on_a_timer():
     """No request at all: the background sweep drops the idle game (and a finished one)."""
-    app = create_app(idle_seconds=0.3, finished_seconds=0.3, sweep_seconds=0.05)
+    app = create_app(idle_seconds=1.0, finished_seconds=1.0, sweep_seconds=0.05)
     with TestClient(app) as c:
         done = new_game(c)
         play_to_the_end(c, done)
         gid = new_game(c)
         assert set(app.state.games.games) == {gid, done}
         t0 = time.monotonic()
-        while app.state.games.games and time.monotonic() - t0 < 5:
+        while app.state.games.games and time.monotonic() - t0 < 10:
             time.sleep(0.05)
         assert app.state.games.games == {}
+        assert time.monotonic() - t0 > 0.5       # dropped by the timer, not at once
         assert c.get(f"/api/game/{gid}").status_code == 404
 
 
 def test_games_nobody_looks_at_make_room_at_the_cap():
     """Games opened by no page (a stray request) cannot keep the person from their own:
     once nobody asked about them for ``abandon_seconds`` they make room."""
-    app = create_app(max_games=2, abandon_seconds=0.3, idle_seconds=3600)
+    app = create_app(max_games=2, abandon_seconds=30, idle_seconds=3600)
     with TestClient(app) as c:
         stray = [new_game(c), new_game(c)]
         r = c.get(NEW, follow_redirects=False)
         assert is_json_error(r, 429, 429) and "at most 2" in r.json()["error"]
-        time.sleep(0.5)
+        for k, gid in enumerate(stray):     # nobody asked about them for over 30 s
+            app.state.games.get(gid).last_seen -= 40 - k
         mine = new_game(c)
         assert mine in app.state.games.games
         assert sum(g in app.state.games.games for g in stray) == 1   # the oldest made room
