@@ -2,7 +2,8 @@
 """Herding Cats (``herding-cats``): rules in ``docs/rules/herding-cats.rst``.
 
 Cards are types ``0..9``: cats ``o p b g`` (orange, purple, blue, green), cowdogs ``O P B G``,
-Stampede ``S`` and Wild Cat Lady ``W``; ``?`` is an unknown card in a seat's view.
+Stampede ``S`` and Wild Cat Lady ``W``; ``?`` is an unknown card in a seat's view (``*`` in
+the view's own hand: a card it drew in a view a search played on, until chance reveals it).
 
 Moves (ints ``0..38``), with their text:
 
@@ -43,6 +44,9 @@ from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, 
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 LETTERS = "opbgOPBGSW?"
+# the view's own hand: ``*`` is a card its seat drew in a view a search played on, unknown
+# until chance reveals it (``?``, a card the seat cannot know, never appears there)
+LETTERS_OWN = "opbgOPBGSW*"
 COLOURS = ("orange", "purple", "blue", "green")
 CARD_NAMES = ("orange cat", "purple cat", "blue cat", "green cat", "orange cowdog",
               "purple cowdog", "blue cowdog", "green cowdog", "Stampede", "Wild Cat Lady")
@@ -771,8 +775,19 @@ cdef class HerdingCats(State):
         m = f.split_c("hands", n, c'/', "hands", starts, ends, 64)
         a = f.vstart[f.key("hands")]
         for p in range(m):
-            k = f.cards_c("hands", starts[p], ends[p], _TABLE, LETTERS, counts, True, "", cards,
-                          64)
+            if p == d.h.view_seat:
+                # the seat's own hand: its cards, and * for a card it drew in a view a search
+                # played on (unknown until chance reveals it); never ?
+                if "?" in f.text[starts[p]:ends[p]]:
+                    raise f.error(f["hands"], f"seat {p} knows its own cards: its view shows "
+                                  f"them (* only for a card it drew in a view a search played "
+                                  f"on, until chance reveals it), never ?", starts[p] - a,
+                                  (ends[p] - starts[p]) or 1)
+                k = f.cards_c("hands", starts[p], ends[p], _TABLE_OWN, LETTERS_OWN, counts, True,
+                              "", cards, 64)
+            else:
+                k = f.cards_c("hands", starts[p], ends[p], _TABLE, LETTERS, counts, True, "",
+                              cards, 64)
             if k > HC_HAND:
                 raise f.error(f["hands"], f"seat {p} holds {k} cards; a hand has at most 3",
                               starts[p] - a, ends[p] - starts[p])
@@ -867,9 +882,9 @@ cdef class HerdingCats(State):
             self._check_view(f)
 
     def _check_view(self, TextFields f):
-        """A view holds what its seat can know: its own hand (one card it drew may be
-        unknown, ``?``, in a view a search played on, until chance reveals it), every other
-        hand and the deck unknown."""
+        """A view holds what its seat can know: its own hand (read in ``_read``: a card it
+        drew in a view a search played on is ``*`` until chance reveals it), every other hand
+        and the deck unknown (``?``)."""
         cdef HCData* d = &self.d
         cdef int s = d.h.view_seat, p, t, i
         a = f.vstart[f.key("hands")]
@@ -883,11 +898,6 @@ cdef class HerdingCats(State):
                                       f"seat {p}'s hand: seat {s} cannot see another seat's "
                                       f"cards (write ?)", off, len(parts[p]))
             off += len(parts[p]) + 1
-        if d.hand[s][HC_UNK] > 1 or (d.hand[s][HC_UNK] == 1 and d.h.current == s):
-            off = sum(len(x) + 1 for x in parts[:s])
-            raise f.error(f["hands"], f"seat {s} knows its own hand: it shows ? only for the "
-                          f"one card it drew at the end of its turn in a view a search played "
-                          f"on (and never when it is to move)", off, len(parts[s]))
         for i in range(d.deck_top, d.deck_len):
             if d.deck[i] != HC_UNK:
                 raise f.error(f["deck"], f"seat {s}'s view shows {_a(CARD_NAMES[d.deck[i]])} in "
@@ -900,6 +910,8 @@ cdef class HerdingCats(State):
 
 cdef signed char _TABLE[128]
 card_table(LETTERS, _TABLE)
+cdef signed char _TABLE_OWN[128]
+card_table(LETTERS_OWN, _TABLE_OWN)
 
 
 cdef int _put_field(State st, TextOut* o, int j) except -1:
@@ -914,7 +926,7 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
             if p:
                 put_c(o, c'/')
             mark = o.n
-            put_counted(o, d.hand[p], 11, letters)
+            put_counted(o, d.hand[p], 11, _LETTERS_OWN if p == d.h.view_seat else letters)
             dash_if_empty(o, mark)
     elif j == 3:                                # deck
         mark = o.n
@@ -949,6 +961,8 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
 
 cdef bytes _LETTERS_B = LETTERS.encode("ascii")
 cdef const char* _LETTERS = _LETTERS_B
+cdef bytes _LETTERS_OWN_B = LETTERS_OWN.encode("ascii")
+cdef const char* _LETTERS_OWN = _LETTERS_OWN_B
 
 
 register(HerdingCats)

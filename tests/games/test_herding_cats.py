@@ -394,9 +394,11 @@ def test_a_view_refuses_what_its_seat_cannot_know():
     h = st.cards()
     cases = {
         vt.replace("hands=???/", f"hands={h['hand0'][0]}??/"): "cannot see another seat's cards",
-        vt.replace("hands=???/ooW", f"hands={h['hand0']}/???"): "cannot see another seat's cards",
-        vt.replace("hands=???/ooW", "hands=???/???"): "knows its own hand",
-        vt.replace("hands=???/ooW", "hands=???/o??"): "knows its own hand",
+        vt.replace("hands=???/ooW", f"hands={h['hand0']}/???"): "knows its own cards",
+        vt.replace("hands=???/ooW", f"hands={h['hand0']}/ooW"): "cannot see another seat's",
+        vt.replace("hands=???/ooW", "hands=???/???"): "knows its own cards",
+        vt.replace("hands=???/ooW", "hands=???/oo?"): "knows its own cards",
+        vt.replace("hands=???/ooW", "hands=*??/ooW"): "not a card",
         vt.replace("deck=?", f"deck={h['deck'][0]}"): "nobody sees the deck's cards",
         vt.replace("deck=????", "deck=???B"): "nobody sees the deck's cards",
     }
@@ -404,13 +406,19 @@ def test_a_view_refuses_what_its_seat_cannot_know():
         with pytest.raises(NotationError, match=reason) as e:
             view_of(text)
         assert str(e.value).startswith(("hands:", "deck:"))
-    # the one card the seat drew at the end of its turn, in a view a search played on, reads
-    # back (a move played on a view leaves it); not on the seat's own turn
+    # a card the seat drew in a view a search played on is * (unknown until chance reveals
+    # it), and such views read back, whoever is to move
     v = st.view(0)
     v.apply(v.legal_moves()[0])
-    assert "?" in v.cards()["hand0"] and view_of(v.to_text()) == v
-    with pytest.raises(NotationError, match="knows its own hand"):
-        view_of(vt.replace("turn=0", "turn=1").replace("hands=???/ooW", "hands=???/oo?"))
+    assert v.to_text().count("*") == 1 and "?" not in v.to_text().split()[2].split("/")[0]
+    assert view_of(v.to_text()) == v
+    v.apply(v.legal_moves()[0])                 # seat 1's move: seat 0 to move, chance first
+    assert view_of(v.to_text()) == v and v.chance_outcomes()
+    assert v.chance_outcomes() == catsearch.from_text(GAME, v.to_text()).chance_outcomes()
+    v.apply_chance(v.chance_outcomes()[0][0])
+    assert "*" not in v.to_text()
+    with pytest.raises(NotationError, match="cannot be in the deck|not a card"):
+        view_of(vt.replace("deck=?", "deck=*"))
 
 
 def test_every_accepted_view_determinizes_to_itself():
