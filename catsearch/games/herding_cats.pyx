@@ -2,7 +2,8 @@
 """Herding Cats (``herding-cats``): rules in ``docs/rules/herding-cats.rst``.
 
 Cards are types ``0..9``: cats ``o p b g`` (orange, purple, blue, green), cowdogs ``O P B G``,
-Stampede ``S`` and Wild Cat Lady ``W``; ``?`` is an unknown card in a seat's view.
+Stampede ``S`` and Wild Cat Lady ``W``; ``?`` is an unknown card in a seat's view (``*`` in
+the view's own hand: a card it drew in a view a search played on, until chance reveals it).
 
 Moves (ints ``0..38``), with their text:
 
@@ -43,6 +44,9 @@ from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, 
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 LETTERS = "opbgOPBGSW?"
+# the view's own hand: ``*`` is a card its seat drew in a view a search played on, unknown
+# until chance reveals it (``?``, a card the seat cannot know, never appears there)
+LETTERS_OWN = "opbgOPBGSW*"
 COLOURS = ("orange", "purple", "blue", "green")
 CARD_NAMES = ("orange cat", "purple cat", "blue cat", "green cat", "orange cowdog",
               "purple cowdog", "blue cowdog", "green cowdog", "Stampede", "Wild Cat Lady")
@@ -216,24 +220,54 @@ cdef void unseen_counts(HCData* d, int seat, int* cnt) noexcept nogil:
 
 
 cdef int view_moves(HCData* d, int* out) noexcept nogil:
-    """The moves of a view whose mover holds unknown cards: every move the hidden cards could
-    allow (any cowdog, a cat on any herd, a Wild Cat Lady where there are herds, a Stampede,
-    any discard they could force)."""
-    cdef int n = 0, c, k, t
-    for c in range(4):
-        out[n] = M_DOG + c
-        n += 1
+    """The moves of a view whose mover holds unknown cards: every move legal in some world
+    the view cannot tell from this one (its unknown cards dealt from the cards nobody in
+    the view has seen). A card type is possible when the mover holds one or one is unseen;
+    a discard only where the mover can hold nothing playable."""
+    cdef unsigned char* hand = d.hand[d.h.current]
+    cdef int pool[HC_TYPES]
+    cdef bint can[HC_TYPES]
+    cdef bint playable[HC_TYPES]
+    cdef int has_herd[4]
+    cdef int n = 0, c, k, t, dead = 0
+    cdef bint known_playable = False
+    unseen_counts(d, NO_SEAT, pool)
+    memset(has_herd, 0, sizeof(has_herd))
     for k in range(d.nherds):
-        out[n] = M_CAT + k
-        n += 1
-    for k in range(d.nherds):
-        out[n] = M_WCL + k
-        n += 1
-    out[n] = M_STAMP
-    n += 1
+        has_herd[d.herd_col[k]] = 1
     for t in range(HC_TYPES):
-        out[n] = M_DISC + t
+        can[t] = hand[t] > 0 or pool[t] > 0
+        if t < DOG:
+            playable[t] = has_herd[t]
+        elif t == WCL:
+            playable[t] = d.nherds > 0
+        else:
+            playable[t] = True      # a cowdog, a Stampede: always
+        if playable[t]:
+            known_playable = known_playable or hand[t] > 0
+        elif pool[t] > 0:
+            dead += pool[t]
+    for c in range(4):
+        if can[DOG + c]:
+            out[n] = M_DOG + c
+            n += 1
+    for k in range(d.nherds):
+        if can[d.herd_col[k]]:
+            out[n] = M_CAT + k
+            n += 1
+    if can[WCL]:
+        for k in range(d.nherds):
+            out[n] = M_WCL + k
+            n += 1
+    if can[STAMP]:
+        out[n] = M_STAMP
         n += 1
+    # a discard: in a world where every card the mover holds is unplayable
+    if not known_playable and dead >= hand[HC_UNK]:
+        for t in range(HC_TYPES):
+            if not playable[t] and can[t]:
+                out[n] = M_DISC + t
+                n += 1
     return n
 
 
@@ -741,8 +775,19 @@ cdef class HerdingCats(State):
         m = f.split_c("hands", n, c'/', "hands", starts, ends, 64)
         a = f.vstart[f.key("hands")]
         for p in range(m):
-            k = f.cards_c("hands", starts[p], ends[p], _TABLE, LETTERS, counts, True, "", cards,
-                          64)
+            if p == d.h.view_seat:
+                # the seat's own hand: its cards, and * for a card it drew in a view a search
+                # played on (unknown until chance reveals it); never ?
+                if "?" in f.text[starts[p]:ends[p]]:
+                    raise f.error(f["hands"], f"seat {p} knows its own cards: its view shows "
+                                  f"them (* only for a card it drew in a view a search played "
+                                  f"on, until chance reveals it), never ?", starts[p] - a,
+                                  (ends[p] - starts[p]) or 1)
+                k = f.cards_c("hands", starts[p], ends[p], _TABLE_OWN, LETTERS_OWN, counts, True,
+                              "", cards, 64)
+            else:
+                k = f.cards_c("hands", starts[p], ends[p], _TABLE, LETTERS, counts, True, "",
+                              cards, 64)
             if k > HC_HAND:
                 raise f.error(f["hands"], f"seat {p} holds {k} cards; a hand has at most 3",
                               starts[p] - a, ends[p] - starts[p])
@@ -800,6 +845,13 @@ cdef class HerdingCats(State):
             nwon += won[p]
         text = f.text
         check_counts(text, counts, COMP, 10, CARD_NAMES, SPEC.name, d.h.view_seat >= 0)
+        for i in range(4):
+            if d.out[i] > 3 * d.out[DOG + i]:
+                raise f.error(f["out"], f"{d.out[i]} {CARD_NAMES[i]}s cannot be in "
+                              f"{d.out[DOG + i]} collected {COLOURS[i]} herd(s) of 3 cards each")
+        if d.out[STAMP]:
+            raise f.error(f["out"], "a collected herd holds a cowdog and 3 cats or Wild Cat "
+                          "Ladies, never a Stampede")
         c = 0
         k = 0
         for i in range(HC_TYPES):
@@ -826,6 +878,31 @@ cdef class HerdingCats(State):
             if d.hand_size[cur] == 0:
                 raise f.error(f["turn"], f"seat {cur} holds no cards and cannot be the seat to move")
             d.h.current = cur
+        if d.h.view_seat >= 0:
+            self._check_view(f)
+
+    def _check_view(self, TextFields f):
+        """A view holds what its seat can know: its own hand (read in ``_read``: a card it
+        drew in a view a search played on is ``*`` until chance reveals it), every other hand
+        and the deck unknown (``?``)."""
+        cdef HCData* d = &self.d
+        cdef int s = d.h.view_seat, p, t, i
+        a = f.vstart[f.key("hands")]
+        parts = f.value("hands").split("/")
+        off = 0
+        for p in range(d.h.players):
+            if p != s:
+                for t in range(HC_TYPES):
+                    if d.hand[p][t]:
+                        raise f.error(f["hands"], f"seat {s}'s view shows {_a(CARD_NAMES[t])} in "
+                                      f"seat {p}'s hand: seat {s} cannot see another seat's "
+                                      f"cards (write ?)", off, len(parts[p]))
+            off += len(parts[p]) + 1
+        for i in range(d.deck_top, d.deck_len):
+            if d.deck[i] != HC_UNK:
+                raise f.error(f["deck"], f"seat {s}'s view shows {_a(CARD_NAMES[d.deck[i]])} in "
+                              f"the deck: nobody sees the deck's cards (write ?)",
+                              i - d.deck_top, 1)
 
     def _write_text(self):
         return write_text(self, _put_field)
@@ -833,6 +910,8 @@ cdef class HerdingCats(State):
 
 cdef signed char _TABLE[128]
 card_table(LETTERS, _TABLE)
+cdef signed char _TABLE_OWN[128]
+card_table(LETTERS_OWN, _TABLE_OWN)
 
 
 cdef int _put_field(State st, TextOut* o, int j) except -1:
@@ -847,7 +926,7 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
             if p:
                 put_c(o, c'/')
             mark = o.n
-            put_counted(o, d.hand[p], 11, letters)
+            put_counted(o, d.hand[p], 11, _LETTERS_OWN if p == d.h.view_seat else letters)
             dash_if_empty(o, mark)
     elif j == 3:                                # deck
         mark = o.n
@@ -882,6 +961,8 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
 
 cdef bytes _LETTERS_B = LETTERS.encode("ascii")
 cdef const char* _LETTERS = _LETTERS_B
+cdef bytes _LETTERS_OWN_B = LETTERS_OWN.encode("ascii")
+cdef const char* _LETTERS_OWN = _LETTERS_OWN_B
 
 
 register(HerdingCats)

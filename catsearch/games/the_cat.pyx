@@ -1399,6 +1399,7 @@ cdef class TheCat(State):
                 d.pending[p] = m
         # phase (views only)
         d.phase = 0
+        reveal = False
         d.caller = -1
         if f.has("phase"):
             pf = f["phase"]
@@ -1406,13 +1407,18 @@ cdef class TheCat(State):
                 raise f.error(pf, "only a seat's view waits for chance (phase=...)")
             if pf.value == "resolve":
                 d.phase = 1
+            elif pf.value == "reveal":
+                reveal = True
             elif pf.value.startswith("score:") and (pf.value[6:] == "-" or (
                     len(pf.value) == 7 and pf.value[6].isascii() and pf.value[6].isdigit()
                     and int(pf.value[6]) < n)):
                 d.phase = 2
                 d.caller = -1 if pf.value[6:] == "-" else int(pf.value[6])
             else:
-                raise f.error(pf, "write phase=resolve or phase=score:<seat or ->")
+                raise f.error(pf, "write phase=resolve, phase=score:<seat or -> or "
+                              "phase=reveal")
+        if view >= 0:
+            _check_seen(f, d, reveal)
         # the seat to choose
         nchosen = 0
         while nchosen < n and d.pending[nchosen] != TC_NOT_CHOSEN:
@@ -1535,6 +1541,28 @@ cdef int _check_known(TextFields f, TCData* d, int p, int k, int i, int off) exc
                       f"{k}, which seat {view} does not know "
                       f"(known={_known_char(mask, p, d.h.players)})", off, 1)
     return 0
+
+
+cdef int _check_seen(TextFields f, TCData* d, bint reveal) except -1:
+    """A view shows every card its seat knows (the centre, and the pile cards ``known``
+    gives it), except in a view a search played on that waits for chance to reveal them:
+    ``phase=reveal`` (or ``resolve``, ``score``); ``phase=reveal`` only there."""
+    cdef int slot = reveal_slot(d), view = d.h.view_seat, p, k, i
+    if slot < 0:
+        if reveal:
+            raise f.error(f["phase"], f"phase=reveal waits for cards seat {view} now sees but "
+                          f"its view holds as unknown (?); there are none")
+        return 0
+    if reveal or d.phase != 0:
+        return 0
+    if slot >= 64:
+        raise f.error(f["centre"], f"the centre is public: seat {view}'s view shows its cards "
+                      f"(? only in a view waiting to reveal them, phase=reveal)", slot - 64, 1)
+    p, k, i = slot >> 4, (slot >> 2) & 3, slot & 3
+    raise f.error(f["piles"], f"seat {view} knows card {i} of seat {p}'s pile {k} "
+                  f"(known={_known_char(d.known[p][k][i], p, d.h.players)}): its view shows "
+                  f"it, not ? (? only in a view waiting to reveal it, phase=reveal)",
+                  (p * d.npiles + k) * 5 + i, 1)
 
 
 cdef bint _known_fast(TextFields f, TCData* d) except -1:
@@ -1663,6 +1691,8 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
         elif d.phase == 2:
             put_s(o, b"score:")
             put_turn_or_dash(o, d.caller)
+        elif d.h.view_seat >= 0 and reveal_slot(d) >= 0:
+            put_s(o, b"reveal")     # cards the seat sees, unknown until chance reveals them
         else:
             return 0
     else:

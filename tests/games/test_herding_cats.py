@@ -4,7 +4,7 @@ import collections
 import pytest
 
 import catsearch
-from catsearch import IllegalMoveError
+from catsearch import IllegalMoveError, NotationError
 
 GAME = "herding-cats"
 COMPOSITION = collections.Counter({"o": 10, "p": 10, "b": 10, "g": 10, "O": 3, "P": 3, "B": 3,
@@ -255,8 +255,8 @@ def test_bad_observations_are_refused_and_leave_the_view_unchanged():
     # in the discard pile; seat 1 sees all three green cowdogs there
     refused(mover, "O+S", "cannot draw a Stampede")
     refused(mover, "O+O", "cannot draw an orange cowdog")
-    refused(other, "G+?", "seat 0 cannot play a green cowdog")
-    refused(other, "xG+?", "seat 0 cannot play a green cowdog")
+    refused(other, "G+?", "'G' is not a legal move for seat 0")
+    refused(other, "xG+?", "'xG' is not a legal move for seat 0")
     # the same move with the deck empty carries no draw
     empty = position(["oOS", "ppW", "bbP"], herds="B", deck="")
     refused(empty.view(0), "O+g", "the deck is empty")
@@ -380,3 +380,104 @@ def test_a_play_changes_the_information_state_and_only_the_drawer_sees_its_card(
         seat0 = others[1 if s == 1 else 0]
         assert not seat0[:10].any() and seat0[10] == 1.0
 
+
+
+# -- views: what a view may hold, and the moves it lists for another seat (issue 33) --------
+
+def view_of(text):
+    return catsearch.from_text(GAME, text)
+
+
+def test_a_view_refuses_what_its_seat_cannot_know():
+    st = catsearch.new_game(GAME, 2, seed=1)
+    vt = st.view(1).to_text()            # hands=???/ooW
+    h = st.cards()
+    cases = {
+        vt.replace("hands=???/", f"hands={h['hand0'][0]}??/"): "cannot see another seat's cards",
+        vt.replace("hands=???/ooW", f"hands={h['hand0']}/???"): "knows its own cards",
+        vt.replace("hands=???/ooW", f"hands={h['hand0']}/ooW"): "cannot see another seat's",
+        vt.replace("hands=???/ooW", "hands=???/???"): "knows its own cards",
+        vt.replace("hands=???/ooW", "hands=???/oo?"): "knows its own cards",
+        vt.replace("hands=???/ooW", "hands=*??/ooW"): "not a card",
+        vt.replace("deck=?", f"deck={h['deck'][0]}"): "nobody sees the deck's cards",
+        vt.replace("deck=????", "deck=???B"): "nobody sees the deck's cards",
+    }
+    for text, reason in cases.items():
+        with pytest.raises(NotationError, match=reason) as e:
+            view_of(text)
+        assert str(e.value).startswith(("hands:", "deck:"))
+    # a card the seat drew in a view a search played on is * (unknown until chance reveals
+    # it), and such views read back, whoever is to move
+    v = st.view(0)
+    v.apply(v.legal_moves()[0])
+    assert v.to_text().count("*") == 1 and "?" not in v.to_text().split()[2].split("/")[0]
+    assert view_of(v.to_text()) == v
+    v.apply(v.legal_moves()[0])                 # seat 1's move: seat 0 to move, chance first
+    assert view_of(v.to_text()) == v and v.chance_outcomes()
+    assert v.chance_outcomes() == catsearch.from_text(GAME, v.to_text()).chance_outcomes()
+    v.apply_chance(v.chance_outcomes()[0][0])
+    assert "*" not in v.to_text()
+    with pytest.raises(NotationError, match="cannot be in the deck|not a card"):
+        view_of(vt.replace("deck=?", "deck=*"))
+
+
+def test_every_accepted_view_determinizes_to_itself():
+    from catsearch.testing.notations import check_accepted
+    for players in (2, 3, 4):
+        st = catsearch.new_game(GAME, players, seed=players)
+        for ply in range(0, 60, 7):
+            if st.is_terminal():
+                break
+            for s in range(players):
+                v = view_of(st.view_text(s))
+                for k in range(3):
+                    assert v.determinize(s, seed=k).view_text(s) == v.to_text()
+                check_accepted(v, seed=ply)
+            for _ in range(7):
+                if not st.is_terminal():
+                    st.play(st.heuristic_move(seed=ply))
+
+
+def test_out_holds_collected_herds_only():
+    with pytest.raises(NotationError, match="orange cats cannot be in 1 collected orange"):
+        position(["ppp", "bbb"], out="ooooO", won=[1, 0])
+    with pytest.raises(NotationError, match="never a Stampede"):
+        position(["ppp", "bbb"], out="ooSO", won=[1, 0])
+    assert position(["ppp", "bbb"], out="ooWO", won=[1, 0]).scores() == [1.0, 0.0]
+
+
+def test_an_opponent_cannot_play_a_card_whose_copies_the_view_has_seen():
+    # seat 0 holds 2 Stampedes and sees the other 2 discarded: seat 1 cannot play or
+    # discard one (the fuzz found 'xS' here, leaving a view with 5 Stampedes)
+    text = ("players=4 turn=1 hands=pSS/ggg/ogg/obb deck=bOBWbogbgPGopboogpBbBgpOoGb herds=Gg "
+            "discard=oppbbSS out=ooppppOPPWWW won=1,1,1,0 rng=0d27e7f3310ede27")
+    st = catsearch.from_text(GAME, text)
+    view = st.view(0)
+    ms = [view.move_to_str(m) for m in view.legal_moves()]
+    assert "S" not in ms and "xS" not in ms and "O" in ms
+    assert set(st.legal_moves()) <= set(view.legal_moves())
+    with pytest.raises(IllegalMoveError):
+        view.play("xS")
+    from catsearch.testing.notations import check_accepted
+    check_accepted(st, seed=1)
+
+
+@pytest.mark.parametrize("hands, herds, discard, want", [
+    # a herd on the table: every card type playable but cats of colours without a herd;
+    # 29 cats of colours without a herd are unseen: a discard of one is possible
+    (["ppp", "???"], "B", "", ["O", "P", "B", "G", "b@0", "W@0", "S", "xo", "xp", "xg"]),
+    # every purple cowdog is seat 0's: seat 1 cannot play one; a discard of an unplayable
+    # unseen card (p, W: no herd) is possible
+    (["PPP", "???"], "-", "ooooooooooppppppbbbbbbbbbbggggggggggOOOBBBGGGSSWWW",
+     ["S", "xp", "xW"]),
+    # three unknown cards, and only two unplayable unseen cards: no discard
+    (["PPP", "???"], "-", "oooooooooopppppppppbbbbbbbbbbggggggggggOOOBBBGGGSSWWW", ["S"]),
+])
+def test_view_moves_for_another_seat_are_those_of_some_world(hands, herds, discard, want):
+    known = sum(map(len, hands)) + len(herds.replace(",", "").replace("-", "")) + len(discard)
+    text = (f"players=2 turn=1 hands={'/'.join(hands)} deck={'?' * (60 - known) or '-'} "
+            f"herds={herds} discard={discard or '-'} out=- won=0,0 rng=? view=0")
+    view = view_of(text)
+    assert moves(view) == want
+    for k in range(20):         # every world's moves are among the view's
+        assert set(view.determinize(0, seed=k).legal_moves()) <= set(view.legal_moves())

@@ -801,3 +801,52 @@ def test_tensors_of_a_view_waiting_for_chance_and_of_the_end():
     assert i["scores"].tolist() == pytest.approx([2 / 16, 13 / 16])
     assert len(lit(i["known"])) == 2 * 4 * 4 * 2              # every card known to both
     assert len(lit(i["piles"])) == 2 * 4 * 4
+
+
+# -- views hold exactly what their seat knows (issue 33) -------------------------------------
+
+def test_a_view_refuses_unknown_cards_its_seat_knows():
+    st = catsearch.new_game(GAME, 2, seed=3)
+    st.play("pick0")
+    st.play("wait")
+    vt = st.view_text(0)                       # piles=3731,... known=oooo,...
+    assert "known=oooo" in vt
+    i = vt.index("piles=") + 6
+    with pytest.raises(NotationError, match="^piles: seat 0 knows card 0 of seat 0's pile 0"):
+        catsearch.from_text(GAME, vt[:i] + "?" + vt[i + 1:])
+    i = vt.index("centre=") + 7
+    with pytest.raises(NotationError, match="^centre: the centre is public"):
+        catsearch.from_text(GAME, vt[:i] + "?" + vt[i + 1:])
+    with pytest.raises(NotationError, match="^phase: phase=reveal waits for cards"):
+        catsearch.from_text(GAME, vt.replace(" view=0", " phase=reveal view=0"))
+    with pytest.raises(NotationError, match="only a seat's view"):
+        catsearch.from_text(GAME, st.to_text() + " phase=reveal")
+
+
+def test_a_view_a_search_played_on_waits_to_reveal_and_reads_back():
+    st = catsearch.new_game(GAME, 2, seed=3)
+    v = st.view(0)
+    v.play("pick1")
+    v.play("wait")                             # seat 1's move, played on seat 0's view
+    text = v.to_text()
+    assert "known=----,oooo" in text and "phase=reveal" in text and v.chance_outcomes()
+    assert catsearch.from_text(GAME, text) == v
+    for _ in range(4):
+        v.apply_chance(v.chance_outcomes()[0][0])
+    assert "phase" not in v.to_text() and catsearch.from_text(GAME, v.to_text()) == v
+
+
+def test_every_accepted_view_determinizes_to_itself():
+    from catsearch.testing.notations import check_accepted
+    for players in (2, 3, 4):
+        st = catsearch.new_game(GAME, players, seed=players)
+        for ply in range(40):
+            if st.is_terminal():
+                break
+            if ply % 5 == 0:
+                for s in range(players):
+                    v = catsearch.from_text(GAME, st.view_text(s))
+                    for k in range(2):
+                        assert v.determinize(s, seed=k).view_text(s) == v.to_text()
+                    check_accepted(v, seed=ply)
+            st.play(st.heuristic_move(seed=ply))
