@@ -56,9 +56,10 @@ def _join(thread: threading.Thread, timeout: float | None = None) -> None:
         time.sleep(0.01)
 
 
-#: the longest command line the engine reads, in bytes with its newline (docs/protocol.rst):
+#: the longest command line the engine reads, in bytes with its newline (docs/protocol.rst; a
+#: whole game of The Cat as a position line is under 250 KB):
 #: a longer one is answered with one error line and skipped, never held in memory whole
-MAX_LINE = 65536
+MAX_LINE = 1 << 20
 
 
 def _skip_rest_of_line(inp: IO[bytes], head: bytes | str) -> bool:
