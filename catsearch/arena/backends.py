@@ -13,6 +13,7 @@ import os
 import queue
 import signal
 import socket
+import threading
 import time
 
 from catsearch.arena.config import MatchConfig
@@ -71,7 +72,28 @@ class InlineBackend(Backend):
 
 # -- worker processes -----------------------------------------------------------------------
 
-def _process_main(config: dict, tasks, results) -> None:
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the arena process ``parent`` dies, even by SIGKILL: on Linux the
+    kernel sends SIGTERM (``PR_SET_PDEATHSIG``); elsewhere a watchdog thread polls. Once the
+    workers are gone, multiprocessing's resource tracker (whose pipe they hold) ends too."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(1, signal.SIGTERM, 0, 0, 0) == 0:     # PR_SET_PDEATHSIG
+            if os.getppid() != parent:                       # it died before the call
+                os._exit(0)
+            return
+    except (OSError, AttributeError):
+        pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGTERM)
+    threading.Thread(target=watch, daemon=True, name="catsearch-arena-watchdog").start()
+
+
+def _process_main(config: dict, tasks, results, parent: int) -> None:
     # Ctrl-C is the parent's business; the engines started here inherit the ignore.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     worker = None
@@ -82,6 +104,7 @@ def _process_main(config: dict, tasks, results) -> None:
         os._exit(0)
 
     signal.signal(signal.SIGTERM, on_term)
+    _die_with_parent(parent)
     try:
         worker = Worker(config)
     except BaseException as e:  # noqa: BLE001 - reported to the parent, which stops loudly
@@ -128,7 +151,7 @@ class ProcessBackend(Backend):
         cfg = config.to_dict()
         for i in range(concurrency):
             q = ctx.Queue()
-            p = ctx.Process(target=_process_main, args=(cfg, q, self.results),
+            p = ctx.Process(target=_process_main, args=(cfg, q, self.results, os.getpid()),
                             name=f"catsearch-arena-{i}", daemon=True)
             p.start()
             self.procs.append(p)
@@ -172,6 +195,15 @@ class ProcessBackend(Backend):
                 p.terminate()          # SIGTERM: the worker closes its engines and exits
         _reap(self.procs, 5, "kill")
         self.busy = dict.fromkeys(self.busy)
+        self._release_queues()
+
+    def _release_queues(self) -> None:
+        """Close every queue without waiting for its feeder thread: a task put for a worker
+        that is gone would otherwise hold the interpreter's exit forever
+        (``Queue._finalize_join``, seen after SIGTERM)."""
+        for q in self.queues + [self.results]:
+            q.cancel_join_thread()
+            q.close()
 
     def close(self) -> None:
         for i, p in enumerate(self.procs):
@@ -181,9 +213,7 @@ class ProcessBackend(Backend):
                 except (OSError, ValueError):
                     pass
         _reap(self.procs, 10, "terminate")
-        for q in self.queues + [self.results]:
-            q.close()
-            q.cancel_join_thread()
+        self._release_queues()
 
 
 # -- Ray ------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ for its fields). Everything in the summary is computed from this file alone.
 from __future__ import annotations
 
 import datetime
+import fcntl
 import json
 import math
 import os
@@ -19,10 +20,11 @@ import numpy as np
 import catsearch
 from catsearch.arena.config import FORMAT, MatchConfig
 from catsearch.arena.entrants import FAILURE_KINDS
+from catsearch.arena.schedule import task_for
 from catsearch.arena.stats import (NELO_SCALE, bradley_terry, clustered_mean, elo_estimate,
                                    likelihood_of_superiority)
 
-__all__ = ["ResultsFile", "ResultsFileError", "summarize", "format_table", "load_results"]
+__all__ = ["ResultsFile", "ResultsFileError", "check_game_line", "summarize", "format_table", "load_results"]
 
 
 class ResultsFileError(ValueError):
@@ -48,6 +50,7 @@ def _read(path) -> tuple[MatchConfig | None, dict[int, dict], int]:
     """(config, records by game, byte length of the whole lines)."""
     config = None
     records: dict[int, dict] = {}
+    lines_of: dict[int, int] = {}
     good = 0
     with open(path, "rb") as f:
         data = f.read()
@@ -62,20 +65,91 @@ def _read(path) -> tuple[MatchConfig | None, dict[int, dict], int]:
                 obj = json.loads(text)
             except (json.JSONDecodeError, UnicodeDecodeError) as e:
                 raise ResultsFileError(f"{path}, line {i + 1}: not JSON ({e})") from None
+            if not isinstance(obj, dict):
+                raise ResultsFileError(f"{path}, line {i + 1}: a {type(obj).__name__}, not a "
+                                       f"JSON object")
             kind = obj.get("type")
             if kind == "match":
                 if obj.get("format") != FORMAT:
                     raise ResultsFileError(f"{path}, line {i + 1}: format {obj.get('format')!r}"
                                            f", this catsearch reads format {FORMAT}")
-                config = MatchConfig.from_dict(obj["config"])
+                try:
+                    config = MatchConfig.from_dict(obj["config"])
+                except (KeyError, TypeError, ValueError) as e:
+                    raise ResultsFileError(f"{path}, line {i + 1}: not a match config "
+                                           f"({type(e).__name__}: {e})") from None
             elif kind == "game":
                 if config is None:
                     raise ResultsFileError(f"{path}, line {i + 1}: a game before the match line")
-                records.setdefault(int(obj["game"]), obj)
+                where = f"{path}, line {i + 1}"
+                check_game_line(obj, config, where)
+                if obj["game"] in records:
+                    raise ResultsFileError(f"{where}: game {obj['game']} again (its first line "
+                                           f"is line {lines_of[obj['game']]}); a results file "
+                                           f"holds each game once")
+                records[obj["game"]] = obj
+                lines_of[obj["game"]] = i + 1
             else:
                 raise ResultsFileError(f"{path}, line {i + 1}: unknown line type {kind!r}")
         good += len(raw) + 1
     return config, records, good
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v) -> bool:
+    return (_is_int(v) or isinstance(v, float)) and math.isfinite(v)
+
+
+def _list_of(v, test, n: int | None = None) -> bool:
+    return isinstance(v, list) and (n is None or len(v) == n) and all(test(x) for x in v)
+
+
+def check_game_line(obj: dict, config: MatchConfig, where: str) -> None:
+    """A game line must be one game of ``config``'s schedule, whole: every field of the
+    right type, the game number within the match, and its group, table, seating, seeds and
+    entrants those the schedule gives that number.
+
+    :raises ResultsFileError: naming ``where`` and the first field that is wrong.
+    """
+    n = config.seats
+    fields = {
+        "game": _is_int, "group": _is_int, "table": _is_int, "seating": _is_int,
+        "deal_seed": _is_int, "seed": _is_int,
+        "entrants": lambda v: _list_of(v, _is_int, n),
+        "seats": lambda v: _list_of(v, lambda x: isinstance(x, str), n),
+        "moves": lambda v: _list_of(v, lambda x: isinstance(x, str)),
+        "move_seats": lambda v: _list_of(v, lambda x: _is_int(x) and 0 <= x < n),
+        "move_seconds": lambda v: _list_of(v, lambda x: _is_number(x) and x >= 0),
+        "returns": lambda v: _list_of(v, lambda x: _is_number(x) and 0 <= x <= 1, n),
+        "scores": lambda v: _list_of(v, _is_number, n),
+        "terminal": lambda v: isinstance(v, bool),
+        "failure": lambda v: v is None or (isinstance(v, dict) and isinstance(v.get("kind"), str)
+                                          and v["kind"] in FAILURE_KINDS
+                                          and _is_int(v.get("seat")) and 0 <= v["seat"] < n),
+    }
+    for name, ok in fields.items():
+        if name not in obj:
+            raise ResultsFileError(f"{where}: the game line has no {name!r}")
+        if not ok(obj[name]):
+            raise ResultsFileError(f"{where}: the game line's {name!r} is malformed: "
+                                   f"{json.dumps(obj[name])[:80]}")
+    number, total = obj["game"], config.total_games
+    if not 0 <= number < total:
+        raise ResultsFileError(f"{where}: game {number} is not a game of this match "
+                               f"(games 0 to {total - 1})")
+    if len(obj["moves"]) != len(obj["move_seats"]) or len(obj["moves"]) != len(obj["move_seconds"]):
+        raise ResultsFileError(f"{where}: game {number}'s moves, move_seats and move_seconds "
+                               f"differ in length")
+    task = task_for(config.seed, len(config.entrants), n, config.seatings, number)
+    for name, want in (("group", task.group), ("table", task.table), ("seating", task.seating),
+                       ("deal_seed", task.deal_seed), ("seed", task.seed),
+                       ("entrants", list(task.seats))):
+        if obj[name] != want:
+            raise ResultsFileError(f"{where}: game {number}'s {name} is {obj[name]!r}; this "
+                                   f"match's schedule gives {want!r}")
 
 
 class ResultsFile:
@@ -84,8 +158,23 @@ class ResultsFile:
     def __init__(self, path: str | os.PathLike, config: MatchConfig, *, resume: bool = True):
         self.path = os.fspath(path)
         self.records: dict[int, dict] = {}
+        # one run at a time on a file: a second one would interleave its lines with ours
+        self._f = open(self.path, "a", encoding="utf-8")
+        try:
+            fcntl.flock(self._f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._f.close()
+            raise ResultsFileError(f"{self.path} is in use by another catsearch-arena run; "
+                                   f"wait for it to end, or choose another file") from None
+        try:
+            self._open(config, resume)
+        except BaseException:
+            self._f.close()
+            raise
+
+    def _open(self, config: MatchConfig, resume: bool) -> None:
         old = None
-        if os.path.exists(self.path) and os.path.getsize(self.path) > 0:
+        if os.path.getsize(self.path) > 0:
             if not resume:
                 raise ResultsFileError(f"{self.path} exists; resume it (the default) or choose "
                                        f"another file")
@@ -98,9 +187,7 @@ class ResultsFile:
                 detail = "; ".join(f"{k}: file has {theirs[k]!r}, this run {mine[k]!r}"
                                    for k in diff)
                 raise ResultsFileError(f"cannot resume {self.path}: it is another match ({detail})")
-            with open(self.path, "r+b") as f:      # drop a line cut short by a kill
-                f.truncate(good)
-        self._f = open(self.path, "a", encoding="utf-8")
+            self._f.truncate(good)                 # drop a line cut short by a kill
         if old is None or old.to_dict() != config.to_dict():
             self._write({"type": "match", "format": FORMAT, "config": config.to_dict(),
                          "catsearch": catsearch.__version__, "time": _now()})

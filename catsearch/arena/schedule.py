@@ -113,6 +113,16 @@ def iter_schedule(master: int, groups: int, entrants: int, seats: int,
                                seed=game_seed(master, number))
 
 
+def task_for(master: int, entrants: int, seats: int, kind: str, number: int) -> GameTask:
+    """Game ``number`` of the schedule :func:`iter_schedule` makes (whatever its groups)."""
+    tabs = tables(entrants, seats)
+    orders = seatings(seats, kind)
+    g, rest = divmod(number, len(tabs) * len(orders))
+    t, r = divmod(rest, len(orders))
+    return GameTask(game=number, group=g, table=t, seating=r, deal_seed=deal_seed(master, g),
+                    seats=tuple(tabs[t][i] for i in orders[r]), seed=game_seed(master, number))
+
+
 def schedule(master: int, groups: int, entrants: int, seats: int,
              kind: str = "all", start_group: int = 0) -> list[GameTask]:
     """Every game of groups ``start_group .. groups - 1``, in game-number order."""

@@ -30,7 +30,7 @@ from catsearch.engine.session import Output, SearchJob, TaskJob, format_info
 from catsearch.search.players import Player
 from catsearch.search.spec import player_names
 
-__all__ = ["Engine", "ENGINE_NAME", "ENGINE_AUTHOR", "BadInput", "Interrupted",
+__all__ = ["Engine", "MAX_LINE", "ENGINE_NAME", "ENGINE_AUTHOR", "BadInput", "Interrupted",
            "bench_positions", "fnv1a64", "format_info", "BENCH_PLIES", "BENCH_ITERATIONS"]
 
 ENGINE_NAME = "catsearch-engine"
@@ -54,6 +54,24 @@ def _join(thread: threading.Thread, timeout: float | None = None) -> None:
     end = None if timeout is None else time.monotonic() + timeout
     while thread.is_alive() and (end is None or time.monotonic() < end):
         time.sleep(0.01)
+
+
+#: the longest command line the engine reads, in bytes with its newline (docs/protocol.rst; a
+#: whole game of The Cat as a position line is under 250 KB):
+#: a longer one is answered with one error line and skipped, never held in memory whole
+MAX_LINE = 1 << 20
+
+
+def _skip_rest_of_line(inp: IO[bytes], head: bytes | str) -> bool:
+    """Read and drop the rest of an over-long line whose first part is ``head``, a bounded
+    chunk at a time; return False when the input ended before its newline."""
+    chunk = head
+    while True:
+        if chunk[-1:] in (b"\n", "\n"):
+            return True
+        chunk = inp.readline(MAX_LINE)
+        if not chunk:
+            return False
 
 
 class Engine:
@@ -93,7 +111,7 @@ class Engine:
         try:
             while not self.quitting:
                 try:
-                    raw = self._wait(inp.readline)
+                    raw = self._wait(lambda: inp.readline(MAX_LINE + 1))
                 except KeyboardInterrupt:
                     raise
                 except (OSError, ValueError):
@@ -101,6 +119,14 @@ class Engine:
                 if not raw:
                     self._wait(self._end_of_input)
                     break
+                if len(raw) > MAX_LINE:
+                    ended = self._wait(lambda: _skip_rest_of_line(inp, raw))
+                    self.error(f"the line is longer than {MAX_LINE} bytes (the protocol's "
+                               f"limit); it was not read")
+                    if not ended:
+                        self._wait(self._end_of_input)
+                        break
+                    continue
                 if isinstance(raw, str):
                     line = raw
                 else:

@@ -260,7 +260,7 @@ def test_other_whitespace_is_part_of_a_token(shared_engine, ws):
 # -- error lines quote at most 100 characters -----------------------------------------------
 
 def _long_lines() -> list[str]:
-    x = "x" * 1_000_000
+    x = "x" * 400_000       # each line under MAX_LINE (test_line_limit.py: longer ones)
     words = " ".join(["ab"] * 300_000)
     text = catsearch.new_game(G, 3, seed=3).to_text()
     return [x, f"uci {x}", f"setoption name {x} value 1", f"setoption name Player value {x}",
