@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from catsearch._core import options
 from catsearch.errors import NotationError
 
 
-_DIGITS = re.compile(r"[0-9]+")
 _HEX16 = re.compile(r"[0-9a-fA-F]{16}")
 
 
@@ -31,10 +31,10 @@ def _lookup(letters: str) -> dict[str, int]:
 
 
 def parse_int(text: str) -> int:
-    """A whole number written in plain digits (no sign, space or underscore), else ValueError."""
-    if not _DIGITS.fullmatch(text):
-        raise ValueError(text)
-    return int(text, 10)
+    """A whole number written in plain digits (no sign, space or underscore), else ValueError
+    (the library's one reader of whole numbers, :func:`catsearch._core.options.parse_int`,
+    with no negative numbers)."""
+    return options.parse_int(text, "value", 0)
 
 
 class Field(NamedTuple):

@@ -51,6 +51,7 @@ except ImportError as _e:  # pragma: no cover - depends on the environment
                       f"(starlette and uvicorn): {_e}") from None
 
 import catsearch
+from catsearch._core.options import parse_int
 from catsearch._core.state import State
 from catsearch.search.table import Played, Table
 from catsearch.play.levels import DEFAULT_LEVEL, LEVELS, opponent
@@ -364,12 +365,10 @@ def _int_param(params, name: str, lo: int, hi: int, default: int | None = None) 
         if default is None:
             raise ApiError(400, f"missing parameter {name!r}")
         return default
-    if not raw.isdigit() or len(raw) > 20:
-        raise ApiError(400, f"{name} must be a whole number, not {raw[:40]!r}")
-    value = int(raw)
-    if not lo <= value <= hi:
-        raise ApiError(400, f"{name} must be {lo}..{hi}, not {value}")
-    return value
+    try:
+        return parse_int(raw, name, lo, hi)
+    except ValueError as e:
+        raise ApiError(400, str(e)) from None
 
 
 def new_game_params(params) -> tuple[str, int, int, str, int | None]:
