@@ -32,9 +32,11 @@ def _lookup(letters: str) -> dict[str, int]:
 
 def parse_int(text: str) -> int:
     """A whole number written in plain digits (no sign, space or underscore), else ValueError
-    (the library's one reader of whole numbers, :func:`catsearch._core.options.parse_int`,
-    with no negative numbers)."""
-    return options.parse_int(text, "value", 0)
+    (the library's one reader of whole numbers, :func:`catsearch._core.options.parse_int`;
+    a notation's numbers are never negative, and ``-0`` is no way to write 0)."""
+    if text[:1] == "-":
+        raise ValueError(f"{text!r}: a notation's numbers have no sign")
+    return options.parse_int(text, "value")
 
 
 class Field(NamedTuple):

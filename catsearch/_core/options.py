@@ -13,9 +13,8 @@ One seed type: a whole number from 0 to 2**64 - 1 (:data:`SEED_MAX`), checked by
 
 A whole number written as text (a spec's ``iterations=1000``, an engine's ``setoption``, a
 command line's ``--option target=12``, a notation's field) is read by :func:`parse_int` and
-nothing else: ASCII decimal digits, with one leading ``-`` only where the range allows
-negative numbers (``docs/api.rst``, "Numbers written as text"); a decimal number by
-:func:`parse_float`.
+nothing else: ASCII decimal digits, with an optional leading ``-`` (``docs/api.rst``,
+"Numbers written as text"); a decimal number by :func:`parse_float`.
 
 The other whole-number arguments of the public API (a seat, a move id, a depth, a count) are
 checked by :func:`check_int` (the rule is in ``docs/api.rst``): whatever ``operator.index``
@@ -227,20 +226,20 @@ class Option:
                               value=raw)
         if self.convert is not None or isinstance(self.kind, tuple) or self.kind is str:
             return self.check(raw, owner)
+        if self.kind is int:
+            try:
+                value: Any = parse_int(raw, self.name, _whole(self.low), _whole(self.high))
+            except OptionError as e:
+                raise OptionError(f"{where}option {e}", owner=owner, option=self.name,
+                                  value=raw) from None
+            return self.check(value, owner)
         try:
-            if self.kind is bool:
-                value: Any = _BOOL_TEXT[raw.lower()]
-            elif self.kind is int:
-                value = parse_int(raw, self.name, _whole(self.low), _whole(self.high))
-            else:
-                value = parse_float(raw, self.name)
-        except KeyError:
+            value = _BOOL_TEXT[raw.lower()] if self.kind is bool else parse_float(raw, self.name)
+        except (KeyError, OptionError):
             raise OptionError(f"{where}option {self.name}={_short(raw)} is not valid: expected "
-                              f"{self.describe()}", owner=owner, option=self.name,
-                              value=raw) from None
-        except OptionError as e:
-            raise OptionError(f"{where}option {e}", owner=owner, option=self.name,
-                              value=raw) from None
+                              f"{self.describe()}" + ("" if self.kind is bool else
+                                                      " (digits 0-9, like 2, -0.5, 1e-3)"),
+                              owner=owner, option=self.name, value=raw) from None
         return self.check(value, owner)
 
     def _range_error(self, value: Any, owner: str) -> OptionError:
@@ -386,9 +385,9 @@ def parse_int(text: Any, name: str, low: int | None = None, high: int | None = N
     """The whole number written as ``text``, from ``low`` to ``high`` (inclusive; ``None``:
     unbounded on that side). The one reader of whole numbers given as text (options of
     specs, of the engine and of the command lines; notation fields), so that all accept the
-    same: ASCII decimal digits ``0``-``9``, and a leading ``-`` only where the range holds
-    negative numbers (``low`` is ``None`` or below 0). Nothing else: no space, ``+``, ``_``,
-    ``0x`` prefix, or digits of other scripts (``'٣'``), which Python's ``int()`` accepts.
+    same: ASCII decimal digits ``0``-``9`` with an optional leading ``-`` (a negative number
+    where the range has none is out of range). Nothing else: no space, ``+``, ``_``, ``0x``
+    prefix, or digits of other scripts (``'٣'``), all of which Python's ``int()`` accepts.
 
     :param name: what the number is, as the user wrote it (``"threads"``,
         ``"setoption Threads"``): the error names it and the text.
@@ -399,11 +398,10 @@ def parse_int(text: Any, name: str, low: int | None = None, high: int | None = N
     if not isinstance(text, str):
         raise TypeError(f"{name} must be text (a str) holding a whole number, not "
                         f"{type(text).__name__} {_short(text)}")
-    negative = low is None or low < 0
-    if _INT_TEXT.fullmatch(text) is None or (text[0] == "-" and not negative):
-        how = "digits 0-9" + (" with an optional leading -" if negative else " only")
+    if _INT_TEXT.fullmatch(text) is None:
         raise _error(error, f"{name}={_short(text)} is not a whole number: expected "
-                            f"{_whole_number(low, high)}, written in {how}", name, text)
+                            f"{_whole_number(low, high)}, written in the digits 0-9 (and a "
+                            f"leading - if negative)", name, text)
     digits = len(text.lstrip("-").lstrip("0"))
     most = MAX_DIGITS if low is None or high is None else len(str(max(abs(low), abs(high))))
     if digits > most:           # out of range, known without converting a huge text
