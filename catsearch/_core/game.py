@@ -25,6 +25,11 @@ from catsearch._core.state import State
 
 __all__ = ["GameSpec", "register", "lookup", "listed", "registered"]
 
+#: what ``weights`` may be where the heuristic's weights are given (``heuristic_move``): a
+#: mapping of names to numbers, checked as the players' ``weights`` option family is
+_WEIGHTS = Option("weights", dict, None, none_ok=True, family=True,
+                  doc="the heuristic's weights, name -> number")
+
 # the notation keys every game has, written and read by the kit itself
 COMMON_KEYS = ("players", "rng", "view")
 
@@ -129,8 +134,13 @@ class GameSpec:
 
         :raises OptionError: a weight the game does not have (the message lists its weights)
             or a value out of its range.
-        :raises TypeError: a value that is not a number.
+        :raises TypeError: ``weights`` is not a mapping (``"abc"``, ``5``, ``[1.0]``), or
+            holds a name that is not a str or a value that is not a number.
         """
+        if weights is None:
+            return None
+        if not isinstance(weights, Mapping):
+            _WEIGHTS.check(weights, f"{self.id} heuristic")     # raises TypeError
         if not weights:
             return None
         try:
@@ -143,6 +153,7 @@ class GameSpec:
         return self._make_vector(dict(items))
 
     def _make_vector(self, weights: Mapping[str, Any]) -> array:
+        _WEIGHTS.check(weights, f"{self.id} heuristic")   # str names, numbers (TypeError)
         for name in weights:
             self.weight_option(name)
         values = check_options(self.heuristic_weights, weights, f"{self.id} heuristic")

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from catsearch._core import options
 from catsearch.errors import NotationError
 
 
-_DIGITS = re.compile(r"[0-9]+")
 _HEX16 = re.compile(r"[0-9a-fA-F]{16}")
 
 
@@ -31,10 +31,12 @@ def _lookup(letters: str) -> dict[str, int]:
 
 
 def parse_int(text: str) -> int:
-    """A whole number written in plain digits (no sign, space or underscore), else ValueError."""
-    if not _DIGITS.fullmatch(text):
-        raise ValueError(text)
-    return int(text, 10)
+    """A whole number written in plain digits (no sign, space or underscore), else ValueError
+    (the library's one reader of whole numbers, :func:`catsearch._core.options.parse_int`;
+    a notation's numbers are never negative, and ``-0`` is no way to write 0)."""
+    if text[:1] == "-":
+        raise ValueError(f"{text!r}: a notation's numbers have no sign")
+    return options.parse_int(text, "value")
 
 
 class Field(NamedTuple):

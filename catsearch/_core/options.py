@@ -11,6 +11,11 @@ and what would be valid. Values given as text (a spec string, a protocol line) a
 One seed type: a whole number from 0 to 2**64 - 1 (:data:`SEED_MAX`), checked by
 :func:`check_seed`; :func:`derive_seed` is the one way to derive child seeds from it.
 
+A whole number written as text (a spec's ``iterations=1000``, an engine's ``setoption``, a
+command line's ``--option target=12``, a notation's field) is read by :func:`parse_int` and
+nothing else: ASCII decimal digits, with an optional leading ``-`` (``docs/api.rst``,
+"Numbers written as text"); a decimal number by :func:`parse_float`.
+
 The other whole-number arguments of the public API (a seat, a move id, a depth, a count) are
 checked by :func:`check_int` (the rule is in ``docs/api.rst``): whatever ``operator.index``
 accepts is a whole number (``int``, numpy integers), except ``bool``; anything else is a
@@ -20,10 +25,12 @@ value and the range.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import operator
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +44,9 @@ __all__ = [
     "check_options",
     "check_int",
     "as_int",
+    "parse_int",
+    "parse_float",
+    "option_value",
     "derive_seed",
     "mix64",
 ]
@@ -63,6 +73,11 @@ class OptionError(ValueError):
 
 _BOOL_TEXT = {"1": True, "true": True, "yes": True, "on": True,
               "0": False, "false": False, "no": False, "off": False}
+
+
+def _whole(x: float | None) -> int | None:
+    """A range's bound as a whole number (``None``: unbounded)."""
+    return None if x is None else int(x)
 
 
 def _fmt(x: float) -> str:
@@ -202,7 +217,7 @@ class Option:
         where = f"{owner}: " if owner else ""
         if not isinstance(text, str):
             return self.check(text, owner)
-        raw = text.strip()
+        raw = text
         if self.none_ok and raw.lower() in ("none", ""):
             return None
         if self.family:
@@ -211,17 +226,20 @@ class Option:
                               value=raw)
         if self.convert is not None or isinstance(self.kind, tuple) or self.kind is str:
             return self.check(raw, owner)
+        if self.kind is int:
+            try:
+                value: Any = parse_int(raw, self.name, _whole(self.low), _whole(self.high))
+            except OptionError as e:
+                raise OptionError(f"{where}option {e}", owner=owner, option=self.name,
+                                  value=raw) from None
+            return self.check(value, owner)
         try:
-            if self.kind is bool:
-                value: Any = _BOOL_TEXT[raw.lower()]
-            elif self.kind is int:
-                value = int(raw, 0) if raw.lower().startswith(("0x", "-0x")) else int(raw)
-            else:
-                value = float(raw)
-        except (KeyError, ValueError):
-            raise OptionError(f"{where}option {self.name}={raw!r} is not valid: expected "
-                              f"{self.describe()}", owner=owner, option=self.name,
-                              value=raw) from None
+            value = _BOOL_TEXT[raw.lower()] if self.kind is bool else parse_float(raw, self.name)
+        except (KeyError, OptionError):
+            raise OptionError(f"{where}option {self.name}={_short(raw)} is not valid: expected "
+                              f"{self.describe()}" + ("" if self.kind is bool else
+                                                      " (digits 0-9, like 2, -0.5, 1e-3)"),
+                              owner=owner, option=self.name, value=raw) from None
         return self.check(value, owner)
 
     def _range_error(self, value: Any, owner: str) -> OptionError:
@@ -267,6 +285,8 @@ def check_options(declared: tuple[Option, ...] | Mapping[str, Option], given: Ma
             raise OptionError(f"{where}option {name!r} given twice", owner=owner,
                               option=name, value=value)
         opt = table[name]
+        if key != name:         # an alias: the errors name the option as the user wrote it
+            opt = dataclasses.replace(opt, name=key)
         out[name] = opt.parse(value, owner) if text else opt.check(value, owner)
     for family, got in members.items():
         both = set(out.get(family) or {}) & set(got)
@@ -328,17 +348,102 @@ def check_int(value: Any, name: str, low: int | None = None, high: int | None = 
     """
     v = as_int(value, name)
     if (low is not None and v < low) or (high is not None and v > high):
-        if low is not None and high is not None:
-            span = f"from {_fmt(low)} to {_fmt(high)}"
-        elif low is not None:
-            span = f">= {_fmt(low)}"
-        else:
-            span = f"<= {_fmt(high)}"
-        message = f"{name}={v} is out of range: expected a whole number {span}"
-        if issubclass(error, OptionError):
-            raise error(message, option=name, value=v)
-        raise error(message)
+        raise _error(error, f"{name}={v} is out of range: expected "
+                            f"{_whole_number(low, high)}", name, v)
     return v
+
+
+def _whole_number(low: int | None, high: int | None) -> str:
+    """``"a whole number from 1 to 256"`` (``>= 0``, ``<= 5``; unbounded: no range)."""
+    if low is not None and high is not None:
+        return f"a whole number from {_fmt(low)} to {_fmt(high)}"
+    if low is not None:
+        return f"a whole number >= {_fmt(low)}"
+    if high is not None:
+        return f"a whole number <= {_fmt(high)}"
+    return "a whole number"
+
+
+def _error(error: type[ValueError], message: str, name: str, value: Any) -> ValueError:
+    if issubclass(error, OptionError):
+        return error(message, option=name, value=value)
+    return error(message)
+
+
+#: the text of a whole number: ASCII digits (a str pattern's ``[0-9]`` is exactly those ten;
+#: ``\d`` would take every script's digits, ``int()`` also ``+``, ``_`` and spaces)
+_INT_TEXT = re.compile(r"-?[0-9]+")
+#: the text of a decimal number: digits with an optional fraction and exponent
+_FLOAT_TEXT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+#: the most digits a whole number without an upper or lower bound may have (Python's own
+#: limit for converting text to an int)
+MAX_DIGITS = 4300
+
+
+def parse_int(text: Any, name: str, low: int | None = None, high: int | None = None, *,
+              error: type[ValueError] = OptionError) -> int:
+    """The whole number written as ``text``, from ``low`` to ``high`` (inclusive; ``None``:
+    unbounded on that side). The one reader of whole numbers given as text (options of
+    specs, of the engine and of the command lines; notation fields), so that all accept the
+    same: ASCII decimal digits ``0``-``9`` with an optional leading ``-`` (a negative number
+    where the range has none is out of range). Nothing else: no space, ``+``, ``_``, ``0x``
+    prefix, or digits of other scripts (``'٣'``), all of which Python's ``int()`` accepts.
+
+    :param name: what the number is, as the user wrote it (``"threads"``,
+        ``"setoption Threads"``): the error names it and the text.
+    :raises TypeError: ``text`` is not a str.
+    :raises ValueError: as ``error`` (an :class:`OptionError` by default): ``text`` is not
+        a whole number written so, or one out of range.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"{name} must be text (a str) holding a whole number, not "
+                        f"{type(text).__name__} {_short(text)}")
+    if _INT_TEXT.fullmatch(text) is None:
+        raise _error(error, f"{name}={_short(text)} is not a whole number: expected "
+                            f"{_whole_number(low, high)}, written in the digits 0-9 (and a "
+                            f"leading - if negative)", name, text)
+    digits = len(text.lstrip("-").lstrip("0"))
+    most = MAX_DIGITS if low is None or high is None else len(str(max(abs(low), abs(high))))
+    if digits > most:           # out of range, known without converting a huge text
+        raise _error(error, f"{name}={_short(text)[1:-1]} is out of range: expected "
+                            f"{_whole_number(low, high)}", name, text)
+    return check_int(int(text, 10), name, low, high, error=error)
+
+
+def parse_float(text: Any, name: str, *, error: type[ValueError] = OptionError) -> float:
+    """The finite number written as ``text``: ASCII digits with an optional leading ``-``,
+    fraction and exponent (``2``, ``-0.5``, ``.25``, ``1e-3``); no space, ``+`` before it,
+    ``_``, ``nan`` or ``inf``, or digits of other scripts (which ``float()`` accepts).
+
+    :raises TypeError: ``text`` is not a str.
+    :raises ValueError: as ``error``: not a number written so, or not finite (``1e999``).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"{name} must be text (a str) holding a number, not "
+                        f"{type(text).__name__} {_short(text)}")
+    value = float(text) if _FLOAT_TEXT.fullmatch(text) else math.nan
+    if not math.isfinite(value):
+        raise _error(error, f"{name}={_short(text)} is not a finite number written in digits "
+                            f"0-9 (like 2, -0.5, 1e-3)", name, text)
+    return value
+
+
+#: a decimal number as :func:`option_value` reads it (a fraction; no exponent)
+_DECIMAL_TEXT = re.compile(r"-?[0-9]+\.[0-9]+")
+
+
+def option_value(text: str) -> Any:
+    """An option's value written as ``text`` where no declaration says its kind (a command
+    line's or the engine's game options, ``--option target=12``): a whole number where it
+    is one (as :func:`parse_int` reads it), else a decimal number (``0.5``), else ``true`` or
+    ``false``, else the text itself (the game's options then check it)."""
+    if _INT_TEXT.fullmatch(text) and len(text) <= 40:
+        return parse_int(text, "value")
+    if _DECIMAL_TEXT.fullmatch(text):
+        return float(text)
+    if text in ("true", "false"):
+        return text == "true"
+    return text
 
 
 def _short(value: Any) -> str:

@@ -16,6 +16,7 @@ import socket
 import threading
 import time
 
+from catsearch._core.options import parse_int
 from catsearch.arena.config import MatchConfig
 from catsearch.arena.game import Worker
 from catsearch.arena.schedule import GameTask
@@ -237,11 +238,15 @@ def _split_address(address: str) -> tuple[str, int] | None:
         return None
     host, colon, port = address.rpartition(":")
     host = host.strip("[]")
-    if not colon or not host or not port.isdigit():
+    try:
+        number = parse_int(port, "the port", 0, 65535) if colon and host else None
+    except ValueError:
+        number = None
+    if number is None:
         raise ArenaError(f"--ray-address takes the head's HOST:PORT (the port is "
                          f"{RAY_DEFAULT_PORT} unless `ray start --head --port` said otherwise), "
                          f"or auto for a cluster started on this machine; not {address!r}")
-    return host, int(port)
+    return host, number
 
 
 def ray_token() -> tuple[str | None, str]:

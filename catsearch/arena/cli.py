@@ -21,6 +21,8 @@ import signal
 import sys
 import threading
 
+from catsearch._core.options import parse_float, parse_int
+
 __all__ = ["main"]
 
 EXIT_INTERRUPTED = 130
@@ -133,10 +135,10 @@ def _cmd_sweep(args) -> int:
     for b in args.budgets.split(","):
         b = b.strip()
         try:
-            budgets.append(int(b))
+            budgets.append(parse_int(b, "--budgets"))
         except ValueError:
             try:
-                budgets.append(float(b))
+                budgets.append(parse_float(b, "--budgets"))
             except ValueError:
                 raise ValueError(f"--budgets takes numbers separated by commas; {b!r} is "
                                  f"not one") from None

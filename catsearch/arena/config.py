@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 import catsearch
-from catsearch._core.options import check_seed
+from catsearch._core.options import check_seed, option_value
 from catsearch.arena.entrants import Entrant, load_imports
 from catsearch.arena.schedule import games_per_group, seatings, tables
 from catsearch.arena.stats import SPRT
@@ -21,22 +21,13 @@ IDENTITY = ("game", "game_options", "seats", "seed", "seatings", "entrants", "mo
 
 
 def parse_game_option(text: str) -> tuple[str, object]:
-    """Read ``key=value``; the value as an int, a float, true/false, or else the text (the
-    engine protocol reads ``position ... option`` the same way)."""
+    """Read ``key=value``; the value as an int, a decimal number, true/false, or else the
+    text (:func:`catsearch._core.options.option_value`: the engine protocol reads
+    ``position ... option`` the same way)."""
     key, eq, raw = text.partition("=")
     if not eq or not key.strip():
         raise ValueError(f"a game option is key=value, not {text!r}")
-    raw = raw.strip()
-    value: object = raw
-    try:
-        value = int(raw)
-    except ValueError:
-        try:
-            value = float(raw)
-        except ValueError:
-            if raw.lower() in ("true", "false"):
-                value = raw.lower() == "true"
-    return key.strip(), value
+    return key.strip(), option_value(raw.strip())
 
 
 @dataclass(frozen=True)

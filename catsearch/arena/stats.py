@@ -19,6 +19,8 @@ from statistics import NormalDist
 
 import numpy as np
 
+from catsearch._core.options import parse_float, parse_int
+
 __all__ = [
     "Estimate",
     "t_quantile",
@@ -371,14 +373,10 @@ class SPRT:
             if key == "model":
                 kwargs[key] = value.strip()
             elif key == "min_groups":
-                try:
-                    kwargs[key] = int(value)
-                except ValueError:
-                    raise ValueError(f"SPRT: min_groups={value!r} is not a whole number") \
-                        from None
+                kwargs[key] = parse_int(value.strip(), "SPRT: min_groups")
             else:
                 try:
-                    kwargs[key] = float(value)
+                    kwargs[key] = parse_float(value.strip(), f"SPRT: {key}")
                 except ValueError:
                     raise ValueError(f"SPRT: {key}={value!r} is not a number") from None
         return cls(**kwargs)

@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 from catsearch._core.game import lookup
-from catsearch._core.options import derive_seed
+from catsearch._core.options import derive_seed, parse_float
 from catsearch.arena.config import MatchConfig
 from catsearch.arena.entrants import Entrant
 from catsearch.arena.match import MatchInterrupted, run_match
@@ -90,7 +90,7 @@ class TuneParam:
             raise ValueError(f"{template.name}'s option {full!r} is not a number; only "
                              f"number options can be tuned")
         try:
-            values = [float(x) for x in rest.split(":")]
+            values = [parse_float(x, full) for x in rest.split(":")]
         except ValueError:
             raise ValueError(f"{text!r}: low, high, c_end and r_end are numbers") from None
         if not 2 <= len(values) <= 4 or not all(math.isfinite(v) for v in values):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import catsearch
+from catsearch._core import options
 from catsearch._core.options import SEED_MAX
 from catsearch._core.state import State
 from catsearch.search.players import Limits
@@ -29,9 +30,6 @@ MOVETIME_MAX = 86_400_000
 PERFT_MAX = 64
 DEFAULT_PLAYERS = 3
 
-_DIGITS = re.compile(r"[0-9]+\Z")
-_INT_VALUE = re.compile(r"-?[0-9]+\Z")
-_DECIMAL_VALUE = re.compile(r"-?[0-9]+\.[0-9]+\Z")
 
 
 class BadInput(Exception):
@@ -110,28 +108,16 @@ def no_args(cmd: str, args: list[str]) -> None:
 
 
 def parse_int(text: str, what: str, lo: int, hi: int) -> int:
-    """A whole number from ``lo`` to ``hi`` written in decimal digits (no sign)."""
-    if not _DIGITS.match(text):
-        raise BadInput(f"{what}: {quote(text)} is not a whole number; expected {lo} to {hi}")
-    if len(text.lstrip("0")) > len(str(hi)):
-        raise BadInput(f"{what}: {quote(text)} is out of range; expected {lo} to {hi}")
-    v = int(text)
-    if not lo <= v <= hi:
-        raise BadInput(f"{what}: {v} is out of range; expected {lo} to {hi}")
-    return v
+    """A whole number from ``lo`` to ``hi`` written in decimal digits (no sign), read by the
+    library's one reader of whole numbers (:func:`catsearch._core.options.parse_int`)."""
+    try:
+        return options.parse_int(text, what, lo, hi)
+    except ValueError as e:
+        raise BadInput(clip(str(e))) from None
 
 
-def option_value(text: str) -> Any:
-    """A game option's value: an int, else a decimal number, else true/false, else the text."""
-    if _INT_VALUE.match(text) and len(text) <= 40:
-        return int(text)
-    if _DECIMAL_VALUE.match(text):
-        return float(text)
-    if text == "true":
-        return True
-    if text == "false":
-        return False
-    return text
+#: a game option's value: an int, else a decimal number, else true/false, else the text
+option_value = options.option_value
 
 
 _POSITION_USAGE = ("expected 'position <game-id> [players <n>] [option <key>=<value> ...] "

@@ -42,7 +42,7 @@ from catsearch._core.game import GameSpec, register
 from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
                                    put_c, put_s, put_int, put_turn_or_dash, put_counted,
                                    put_run, dash_if_empty)
-from catsearch._core.options import Option, as_int, check_int
+from catsearch._core.options import Option, as_int, check_int, parse_int
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 LETTERS = "0123456789abcdeSPML?"
@@ -654,7 +654,7 @@ def _values_option(v):
            f"mapping with keys {', '.join(VALUE_KEYS)}")
     if isinstance(v, str):
         try:
-            v = [int(x, 10) for x in v.split(",")]
+            v = [parse_int(x, "values") for x in v.split(",")]
         except ValueError:
             raise ValueError(f"{how}; got {v!r}") from None
     if isinstance(v, Mapping):

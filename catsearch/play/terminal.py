@@ -27,6 +27,7 @@ import sys
 from typing import Any, TextIO
 
 import catsearch
+from catsearch._core.options import option_value, parse_int
 from catsearch._core.state import State
 from catsearch.errors import IllegalMoveError, InvalidMoveError
 from catsearch.play.glosses import describe_observation
@@ -89,8 +90,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise ValueError(f"--option expects KEY=VALUE, not {item!r}")
-        value = value.strip()
-        options[key.strip()] = int(value) if value.lstrip("-").isdigit() else value
+        options[key.strip()] = option_value(value.strip())
     return options
 
 
@@ -271,14 +271,15 @@ class HumanSession:
             if word in ("view", "show", "moves"):
                 self.show_view(moves, view)
                 continue
-            if line.isdigit():
-                k = int(line)
-                if 1 <= k <= len(moves):
-                    return moves[k - 1]
+            if line.isascii() and line.isdigit():       # a move's number
+                try:
+                    return moves[parse_int(line, "move", 1, len(moves)) - 1]
+                except ValueError:
+                    pass
                 span = "there is only move 1" if len(moves) == 1 else \
                     f"the moves are numbered 1 to {len(moves)}"
-                self.say(f"no move {k}: {span} (type 'view' to see them, 'help' for the "
-                         "commands)")
+                self.say(f"no move {line.lstrip('0')[:20] or 0}: {span} (type 'view' to see "
+                         "them, 'help' for the commands)")
                 continue
             move = self._parse(view, line, moves)
             if move is not None:

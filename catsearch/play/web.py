@@ -54,6 +54,7 @@ except ImportError as _e:  # pragma: no cover - depends on the environment
                       f"(starlette and uvicorn): {_e}") from None
 
 import catsearch
+from catsearch._core.options import parse_int
 from catsearch.play.guard import MAX_BODY, RequestGuard
 from catsearch.play.levels import DEFAULT_LEVEL, LEVELS
 from catsearch.play.webgames import (MAX_MOVE_TEXT, MAX_SEED, ApiError, GameServer, WebGame,
@@ -76,13 +77,10 @@ def _int_param(params: Mapping[str, str], name: str, lo: int, hi: int,
         if default is None:
             raise ApiError(400, f"missing parameter {name!r}")
         return default
-    # ASCII digits only: str.isdigit() also takes '²' and '٣', which int() refuses or reads
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 20:
-        raise ApiError(400, f"{name} must be a whole number (digits 0-9), not {raw[:40]!r}")
-    value = int(raw)
-    if not lo <= value <= hi:
-        raise ApiError(400, f"{name} must be {lo}..{hi}, not {value}")
-    return value
+    try:
+        return parse_int(raw, name, lo, hi)
+    except ValueError as e:
+        raise ApiError(400, str(e)) from None
 
 
 def new_game_params(params: Mapping[str, str]) -> tuple[str, int, int, str, int | None]:

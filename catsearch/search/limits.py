@@ -56,35 +56,57 @@ class Limits:
     infinite: bool = False
     seed: int | None = None
 
+    def __post_init__(self) -> None:
+        """Check every field (so that every ``Limits`` is a valid one, whichever player it
+        is given to) and normalise it (numpy integers to ``int``, a whole number of
+        seconds to ``float``).
 
-def _limit_options(depth_max: int) -> dict[str, Option]:
-    from catsearch.search.options import DEPTH, ITERATIONS, NODES, SECONDS
-    return {
-        "iterations": dataclasses.replace(ITERATIONS, name="Limits.iterations", low=1),
-        "nodes": dataclasses.replace(NODES, name="Limits.nodes"),
-        "seconds": dataclasses.replace(SECONDS, name="Limits.seconds"),
-        "depth": dataclasses.replace(DEPTH, name="Limits.depth", high=depth_max),
-        "seed": dataclasses.replace(SEED, name="Limits.seed"),
-    }
+        :raises TypeError: a field of the wrong type (``seed=1.5``, ``iterations="5"``,
+            ``infinite=1``; ``True`` is not a count).
+        :raises OptionError: a field out of range (``seconds=nan``, ``iterations=0``), the
+            message naming it, the value and the range.
+        """
+        for name, opt in _limit_options().items():
+            object.__setattr__(self, name, opt.check(getattr(self, name)))
+        if not isinstance(self.infinite, bool):
+            raise TypeError(f"Limits.infinite must be True or False, not "
+                            f"{type(self.infinite).__name__} {self.infinite!r}")
+
+
+_OPTIONS: dict[str, Option] = {}
+
+
+def _limit_options(depth_max: int = 2**31 - 1) -> dict[str, Option]:
+    """The declarations the fields of :class:`Limits` are checked with (made once)."""
+    if not _OPTIONS:
+        from catsearch.search.options import DEPTH, ITERATIONS, NODES, SECONDS
+        _OPTIONS.update({
+            "iterations": dataclasses.replace(ITERATIONS, name="Limits.iterations", low=1),
+            "nodes": dataclasses.replace(NODES, name="Limits.nodes"),
+            "seconds": dataclasses.replace(SECONDS, name="Limits.seconds"),
+            "depth": dataclasses.replace(DEPTH, name="Limits.depth"),
+            "seed": dataclasses.replace(SEED, name="Limits.seed"),
+        })
+    if depth_max != _OPTIONS["depth"].high:
+        return dict(_OPTIONS, depth=dataclasses.replace(_OPTIONS["depth"], high=depth_max))
+    return _OPTIONS
 
 
 def check_limits(limits: Limits | None, depth_max: int = 2**31 - 1) -> Limits:
-    """``limits`` (``None``: no limits) with every field checked.
+    """``limits`` (``None``: no limits) checked for a searcher whose deepest depth is
+    ``depth_max`` (its fields were checked when it was made: :meth:`Limits.__post_init__`).
 
-    :raises TypeError: not a :class:`Limits`, or a field of the wrong type.
-    :raises OptionError: a field out of range (the message names it and the range).
+    :raises TypeError: not a :class:`Limits`.
+    :raises OptionError: a depth deeper than ``depth_max``.
     """
     if limits is None:
         return Limits()
     if not isinstance(limits, Limits):
         raise TypeError(f"limits must be a catsearch.search.Limits or None, "
-                        f"not {type(limits).__name__}")
-    values = {}
-    for name, opt in _limit_options(depth_max).items():
-        values[name] = opt.check(getattr(limits, name))
-    if not isinstance(limits.infinite, bool):
-        raise TypeError(f"Limits.infinite must be True or False, not {limits.infinite!r}")
-    return Limits(infinite=limits.infinite, **values)
+                        f"not {type(limits).__name__} {limits!r:.60}")
+    if limits.depth is not None and limits.depth > depth_max:
+        _limit_options(depth_max)["depth"].check(limits.depth)
+    return limits
 
 
 def resolve(limits: Limits | None, own: Limits, default: Limits, *,

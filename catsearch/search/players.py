@@ -18,7 +18,7 @@ from typing import Any, Callable
 from catsearch._core.game import lookup
 from catsearch._core.options import SEED, Option
 from catsearch._core.state import State
-from catsearch.search.limits import Limits
+from catsearch.search.limits import Limits, check_limits
 from catsearch.search.options import WEIGHTS, configure, declaring_class, spec_text
 from catsearch.search.spec import PlayerSpec, player_names, register_player
 
@@ -197,6 +197,7 @@ class RandomPlayer(_SeededBaseline):
 
     def search(self, state: State, *, limits: Limits | None = None,
                info: InfoCallback | None = None) -> SearchResult:
+        check_limits(limits)        # nothing in them bounds a random move, but they are checked
         t0 = time.perf_counter()
         move = self._rng.choice(_seat_view(state).legal_moves())
         n = state.players
@@ -212,6 +213,7 @@ class HeuristicPlayer(_SeededBaseline):
 
     def search(self, state: State, *, limits: Limits | None = None,
                info: InfoCallback | None = None) -> SearchResult:
+        check_limits(limits)        # nothing in them bounds the heuristic, but they are checked
         t0 = time.perf_counter()
         view = _seat_view(state)
         move = view.heuristic_move(seed=self._rng.randrange(2**63), weights=self.weights)

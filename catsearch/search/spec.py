@@ -209,7 +209,8 @@ class PlayerSpec:
     def replace(self, **options: Any) -> PlayerSpec:
         """This spec with ``options`` set (by name or alias; ``None`` where the option allows
         it), checked."""
-        _, aliases = player_options(player_class(self.name))
+        table, aliases = player_options(player_class(self.name))
+        check_options(table, options, self.name, aliases=aliases)   # errors name them as given
         merged = dict(self.options)
         for key, value in options.items():
             merged[aliases.get(key, key)] = value

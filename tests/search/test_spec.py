@@ -46,7 +46,7 @@ def test_replace_checks_like_parse_and_leaves_the_original_alone():
     # the heuristic's weights (tests/games/test_heuristic_weights.py)
     ("ismcts:weights=3", OptionError, "set its members one by one"),
     ("ismcts:weights.start=x", OptionError, "weights.start='x' is not valid"),
-    ("ismcts:weights.start=nan", OptionError, "out of range"),
+    ("ismcts:weights.start=nan", OptionError, "weights.start='nan' is not valid: expected a finite number"),
     ("ismcts:weights.start=1,weights.start=2", OptionError, "given twice"),
     ("ismcts:weights.1x=1", OptionError, "a member's name is a word"),
     ("random:weights.start=1", OptionError, "unknown option 'weights.start'"),
