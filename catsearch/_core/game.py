@@ -25,10 +25,6 @@ from catsearch._core.state import State
 
 __all__ = ["GameSpec", "register", "lookup", "listed", "registered"]
 
-# the notation keys every game has, written and read by the kit itself
-COMMON_KEYS = ("players", "rng", "view")
-
-
 @dataclass(frozen=True)
 class GameSpec:
     """What a game is, declared once.
@@ -90,11 +86,6 @@ class GameSpec:
     def optional_keys(self) -> tuple[str, ...]:
         """The notation keys a text may have."""
         return tuple(k[:-1] for k in self.notation if k.endswith("?"))
-
-    @property
-    def written_keys(self) -> tuple[str, ...]:
-        """Every key in the order the notation writes them."""
-        return tuple(k.rstrip("?") for k in self.notation)
 
     def check_players(self, players: Any) -> int:
         """``players`` as a seat count of this game (``None``: the default).
