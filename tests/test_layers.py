@@ -1,4 +1,4 @@
-"""Imports go one way: arena -> engine -> search -> games -> _core (DESIGN.md, Layout).
+"""Imports go one way: arena -> engine -> search -> games -> _core (docs/contract.rst, "Layers").
 
 Every module of ``catsearch/`` is read as text, never imported: ``.py`` files through
 :mod:`ast`, Cython ``.pyx``/``.pxd`` files line by line (``import``, ``from ... import``,

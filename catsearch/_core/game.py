@@ -30,9 +30,6 @@ __all__ = ["GameSpec", "register", "lookup", "listed", "registered"]
 _WEIGHTS = Option("weights", dict, None, none_ok=True, family=True,
                   doc="the heuristic's weights, name -> number")
 
-# the notation keys every game has, written and read by the kit itself
-COMMON_KEYS = ("players", "rng", "view")
-
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -95,11 +92,6 @@ class GameSpec:
     def optional_keys(self) -> tuple[str, ...]:
         """The notation keys a text may have."""
         return tuple(k[:-1] for k in self.notation if k.endswith("?"))
-
-    @property
-    def written_keys(self) -> tuple[str, ...]:
-        """Every key in the order the notation writes them."""
-        return tuple(k.rstrip("?") for k in self.notation)
 
     def check_players(self, players: Any) -> int:
         """``players`` as a seat count of this game (``None``: the default).

@@ -27,4 +27,3 @@ ctypedef struct HCData:
 
 cdef class HerdingCats(State):
     cdef HCData d
-    cdef void tensor_c(self, int kind, float* out) noexcept nogil

@@ -16,7 +16,7 @@ from libc.stdint cimport uint64_t
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_below
 from catsearch._core.state cimport State, Header, header, copy_state
-from catsearch.search.arena cimport Arena, NO_NODE, child_of, link_child, prefetch_children
+from catsearch.search.pool cimport NodePool, NO_NODE, child_of, link_child, prefetch_children
 
 from catsearch.search.tree import EXPLORATION, MAX_NODES
 
@@ -38,7 +38,7 @@ cdef class ISMCTSCore(TreeCore):
 
     cdef int _iterate(self, State st) noexcept nogil:
         cdef Header* h = header(st)
-        cdef Arena* a = &self.arena
+        cdef NodePool* a = &self.pool
         cdef int q, p, tp, n, m, ch, c2, key, node, depth = 0, cap
         cdef bint expanded = 0, ok
         cdef double r[4]

@@ -116,7 +116,7 @@ class MCTSPlayer(Player):
 
     @property
     def bytes_per_node(self) -> int:
-        """Bytes one tree node takes (the arena grows by doubling: up to twice that is
+        """Bytes one tree node takes (the node pool grows by doubling: up to twice that is
         reserved per node in use)."""
         return NODE_BYTES
 

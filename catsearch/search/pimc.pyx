@@ -3,7 +3,7 @@
 
 The searching seat's view is determinized ``N`` times up front; each determinization is a
 perfect-information game and gets its own UCT tree (the policy of :mod:`catsearch.search.tree`
-over the parent's visits), all in one arena. Iterations go round-robin over the trees. The driver
+over the parent's visits), all in one node pool. Iterations go round-robin over the trees. The driver
 (:class:`catsearch.search.mcts.DeterminizedMCTS`) combines the trees' root statistics by vote
 or by averaged value. This is the classic baseline whose *strategy fusion* and *non-locality*
 (Long, Sturtevant, Buro & Furtak 2010) ISMCTS is built to avoid.
@@ -14,7 +14,7 @@ from libc.string cimport memcpy
 
 from catsearch._core.rng cimport rng_seed
 from catsearch._core.state cimport State, Header, header, copy_state
-from catsearch.search.arena cimport NO_NODE, child_of
+from catsearch.search.pool cimport NO_NODE, child_of
 
 from catsearch.search.tree import EXPLORATION, MAX_NODES
 
@@ -107,7 +107,7 @@ cdef class PIMCCore(TreeCore):
                 continue
             self.scratch.apply_c(move)
             memcpy(self.dets + t * self.size, self.scratch._data, self.size)
-            self.roots[t] = child_of(&self.arena, &self.index, self.roots[t], move)
+            self.roots[t] = child_of(&self.pool, &self.index, self.roots[t], move)
 
     def forget_all(self):
         cdef int t

@@ -1,22 +1,22 @@
 # cython: language_level=3
 """The search shared by ISMCTS (SO and MO) and determinized MCTS (PIMC): the selection policy,
-playouts, backup and the run loop (see ``tree.pyx``), over the node arena of ``arena.pxd``.
+playouts, backup and the run loop (see ``tree.pyx``), over the node pool of ``pool.pxd``.
 """
 from libc.stdint cimport uint64_t
 
 from catsearch._core.rng cimport Rng
 from catsearch._core.state cimport State
-from catsearch.search.arena cimport Arena, ChildIndex
+from catsearch.search.pool cimport NodePool, ChildIndex
 
 # The search's constants, in one place (the selection policy's own are in tree.pyx:
-# EXPLORATION, PRIOR and the first-play urgency of select; the memory's in arena.pxd).
+# EXPLORATION, PRIOR and the first-play urgency of select; the memory's in pool.pxd).
 cdef enum:
     PATH_START = 64         # path entries per tree at first (doubled as needed)
     STALL_MIN = 1000        # see TreeCore.run_c: the fewest idle iterations that end a search
 
 
 cdef class TreeCore:
-    """One worker's search: its arena, scratch state, generator and buffers (no Python
+    """One worker's search: its node pool, scratch state, generator and buffers (no Python
     objects are touched inside :meth:`run_c`)."""
     cdef State root            # the seat's view: the information set searched from
     cdef State scratch         # the determinization played through in one iteration
@@ -26,7 +26,7 @@ cdef class TreeCore:
     cdef int players
     cdef int ndm               # num_distinct_moves
     cdef Rng rng
-    cdef Arena arena
+    cdef NodePool pool
     cdef ChildIndex index      # the children of the wide nodes (see ChildIndex)
     cdef int* buf              # legal moves (room for every move + 1)
     cdef long long* stamp      # per move: a generation mark used while selecting
@@ -42,7 +42,7 @@ cdef class TreeCore:
     cdef double prior          # > 0: PUCT with the heuristic move as the prior (its weight)
     cdef int cutoff
     cdef int max_depth         # tree depth limit (0: none)
-    cdef int max_nodes         # arena budget: no expansion beyond it
+    cdef int max_nodes         # node pool budget: no expansion beyond it
     cdef bint use_avail        # UCB over availability (ISMCTS) or parent visits (UCT)
     # state of the search
     cdef int stop_flag
@@ -52,7 +52,7 @@ cdef class TreeCore:
     cdef long long tree_moves  # of them, the moves chosen in the tree (a selection each)
     cdef double root_sum[4]
     cdef int depth_seen
-    cdef int relayout_at       # the arena size at which run_c next lays the trees out again
+    cdef int relayout_at       # the pool size at which run_c next lays the trees out again
 
     cdef void _setup(self, State view, int seat, int ntrees, double c, double mix,
                      int cutoff, int max_depth, int max_nodes, bint use_avail, uint64_t seed,

@@ -1,8 +1,8 @@
 # cython: language_level=3
 """The search of the MCTS searchers, in C: the selection policy, playouts, backup, the run loop.
 
-:class:`TreeCore` is one worker's search: an arena of C nodes (``arena.pxd``; laying the
-trees out and indexing wide nodes in ``arena.pyx``), a scratch state,
+:class:`TreeCore` is one worker's search: a pool of C nodes (``pool.pxd``; laying the
+trees out and indexing wide nodes in ``pool.pyx``), a scratch state,
 a seeded generator and the buffers of one iteration. Its subclasses walk their trees in
 ``_iterate``: :class:`catsearch.search.ismcts.ISMCTSCore` (SO- and MO-ISMCTS) and
 :class:`catsearch.search.pimc.PIMCCore` (determinized MCTS). Everything else is here, once:
@@ -12,7 +12,7 @@ a seeded generator and the buffers of one iteration. Its subclasses walk their t
   heuristic move as the prior and first-play urgency for untried moves;
 * expansion under the depth limit and the node budget, playouts (random, heuristic or a mix,
   with an optional cut-off), the max-n backup, and the run loop with its limits;
-* tree reuse: moving a root to a child, and compacting the live trees into a fresh arena.
+* tree reuse: moving a root to a child, and compacting the live trees into a fresh node pool.
 
 The Python player that drives the cores (options, limits, threads, processes) is
 :class:`catsearch.search.mcts.ISMCTS` / :class:`~catsearch.search.mcts.DeterminizedMCTS`
@@ -26,8 +26,8 @@ from libc.string cimport memset
 from catsearch._core.rng cimport Rng, rng_seed, rng_below, rng_double
 from catsearch._core.state cimport (State, Header, header, MAX_PLAYERS, random_playout,
                                     set_heuristic_weights, weights_pointer)
-from catsearch.search.arena cimport (Node, IndexEntry, NO_NODE, WIDE, ARENA_START, arena_init,
-                                     arena_add, arena_free, index_free, index_get,
+from catsearch.search.pool cimport (Node, IndexEntry, NO_NODE, WIDE, POOL_START, pool_init,
+                                     pool_add, pool_free, index_free, index_get,
                                      prefetch, prefetch_children, child_of, link_child,
                                      make_wide, relayout, reindex, copy_tree, next_relayout)
 from catsearch.search.clock cimport now_c
@@ -38,11 +38,11 @@ from catsearch.search.clock cimport now_c
 EXPLORATION = 0.7
 #: the default weight of the heuristic's move in PUCT (0: plain UCB)
 PRIOR = 0.5
-#: the default node budget of a tree arena
+#: the default node budget of a tree pool
 MAX_NODES = 10_000_000
 #: the largest node budget (node indices are C ints)
 MAX_NODES_LIMIT = 2**31 - 1024
-#: bytes one tree node takes in the arena (the arena grows by doubling, so up to twice this
+#: bytes one tree node takes in the node pool (the node pool grows by doubling, so up to twice this
 #: per node is reserved at a time)
 NODE_BYTES = sizeof(Node)
 
@@ -55,7 +55,7 @@ def monotonic() -> float:
 cdef class TreeCore:
     """The shared machinery of one search worker (see the module docstring)."""
 
-    # (a new core's C fields are zero: its pointers NULL, its arena empty)
+    # (a new core's C fields are zero: its pointers NULL, its node pool empty)
 
     def __dealloc__(self):
         free(self.buf)
@@ -63,7 +63,7 @@ cdef class TreeCore:
         free(self.paths)
         free(self.plen)
         free(self.roots)
-        arena_free(&self.arena)
+        pool_free(&self.pool)
         index_free(&self.index)
 
     cdef void _setup(self, State view, int seat, int ntrees, double c, double mix,
@@ -98,13 +98,13 @@ cdef class TreeCore:
         self.roots = <int*>malloc(sizeof(int) * ntrees)
         if (self.buf == NULL or self.stamp == NULL or self.paths == NULL or self.plen == NULL
                 or self.roots == NULL
-                or not arena_init(&self.arena, ARENA_START)):
+                or not pool_init(&self.pool, POOL_START)):
             raise MemoryError("cannot allocate the search tree")
         memset(self.stamp, 0, sizeof(long long) * (self.ndm + 1))
         memset(self.plen, 0, sizeof(int) * ntrees)
         self.gen = 0
         for i in range(ntrees):
-            self.roots[i] = arena_add(&self.arena, -1, -1)
+            self.roots[i] = pool_add(&self.pool, -1, -1)
         self.relayout_at = next_relayout(0)
         self.reset_counters()
 
@@ -158,10 +158,10 @@ cdef class TreeCore:
         budget allow (``expanded`` set), else NO_NODE (``m`` is then played out)."""
         cdef int ch
         if ((self.max_depth == 0 or depth <= self.max_depth)
-                and self.arena.size + reserve <= self.max_nodes):
-            ch = link_child(&self.arena, &self.index, node, m, player)
+                and self.pool.size + reserve <= self.max_nodes):
+            ch = link_child(&self.pool, &self.index, node, m, player)
             if ch != NO_NODE:
-                self.arena.nodes[ch].avail = 1
+                self.pool.nodes[ch].avail = 1
                 expanded[0] = 1
                 return ch
         expanded[0] = 0
@@ -217,7 +217,7 @@ cdef class TreeCore:
         :returns: the child, or NO_NODE to leave the tree (``out_move`` is then the untried
             move to play out).
         """
-        cdef Node* nodes = self.arena.nodes
+        cdef Node* nodes = self.pool.nodes
         cdef Node* nd
         cdef long long g
         cdef int m, ch, best = NO_NODE, untried = 0, i = 0, width = 0
@@ -247,7 +247,7 @@ cdef class TreeCore:
             if ch == NO_NODE:
                 break
             nd = &nodes[ch]
-            if not wide and ch + 8 < self.arena.size:   # siblings lie side by side (relayout):
+            if not wide and ch + 8 < self.pool.size:   # siblings lie side by side (relayout):
                 prefetch(nd + 8)            # load the ones after next while scoring this one
             m = nd.move
             if 0 <= m < self.ndm and self.stamp[m] == g:
@@ -271,7 +271,7 @@ cdef class TreeCore:
                 ch = nd.sibling
                 width += 1
         if width > WIDE:
-            make_wide(&self.arena, &self.index, node)
+            make_wide(&self.pool, &self.index, node)
         if untried > 0:
             m = -1
             if not puct:
@@ -289,7 +289,7 @@ cdef class TreeCore:
                 return self.expand(node, m, player, depth, reserve, expanded)
         expanded[0] = 0
         out_move[0] = nodes[best].move
-        prefetch_children(&self.arena, best)
+        prefetch_children(&self.pool, best)
         return best
 
     cdef void playout(self, State st, double* r) noexcept nogil:
@@ -322,7 +322,7 @@ cdef class TreeCore:
     cdef void backprop(self, double* r, int ntrees) noexcept nogil:
         """Back the rewards ``r`` up the paths of the first ``ntrees`` trees: each node adds
         the reward of the seat that moved into it (max-n)."""
-        cdef Node* nodes = self.arena.nodes
+        cdef Node* nodes = self.pool.nodes
         cdef Node* nd
         cdef int q, i, base
         for q in range(ntrees):
@@ -348,29 +348,29 @@ cdef class TreeCore:
     cdef long long run_c(self, long long max_iters, double deadline, long long node_limit,
                          bint stall) noexcept nogil:
         """Iterations until ``max_iters`` (-1: none), the ``deadline`` (0: none), ``node_limit``
-        nodes in the arena (0: none) or the stop flag. With ``stall`` the run also ends when
+        nodes in the node pool (0: none) or the stop flag. With ``stall`` the run also ends when
         the tree stops growing: after as many iterations in a row without a new node as the
-        arena has nodes (at least ``STALL_MIN``): the whole tree is then built, or no budget
+        node pool has nodes (at least ``STALL_MIN``): the whole tree is then built, or no budget
         is left to grow it (the depth limit, ``max_nodes``)."""
         cdef long long done = 0
         cdef int size
         while max_iters < 0 or done < max_iters:
             if self.stop_flag:
                 break
-            if node_limit > 0 and self.arena.size >= node_limit:
+            if node_limit > 0 and self.pool.size >= node_limit:
                 break
             if deadline > 0 and (done & 7) == 0 and now_c() >= deadline:
                 break
-            if stall and self.idle >= STALL_MIN and self.idle >= self.arena.size:
+            if stall and self.idle >= STALL_MIN and self.idle >= self.pool.size:
                 break           # the same test as the property stalled
-            if self.arena.size >= self.relayout_at:
-                relayout(&self.arena, &self.index, self.roots, self.ntrees)
-                self.relayout_at = next_relayout(self.arena.size)
-            size = self.arena.size
+            if self.pool.size >= self.relayout_at:
+                relayout(&self.pool, &self.index, self.roots, self.ntrees)
+                self.relayout_at = next_relayout(self.pool.size)
+            size = self.pool.size
             if not self.iterate():
                 break
             done += 1
-            if self.arena.size == size:
+            if self.pool.size == size:
                 self.idle += 1
             else:
                 self.idle = 0
@@ -389,12 +389,12 @@ cdef class TreeCore:
         return done
 
     def lay_out(self) -> bool:
-        """Lay the trees out again now (``relayout``; the run loop does it as the arena
+        """Lay the trees out again now (``relayout``; the run loop does it as the node pool
         grows): the search goes on exactly as it would have. False when it could not (out of
         memory, or nodes outside the live trees after a root moved without ``rebase``)."""
         cdef int ok
         with nogil:
-            ok = relayout(&self.arena, &self.index, self.roots, self.ntrees)
+            ok = relayout(&self.pool, &self.index, self.roots, self.ntrees)
         return ok != 0
 
     def set_max_depth(self, int max_depth):
@@ -425,7 +425,7 @@ cdef class TreeCore:
     @property
     def stalled(self) -> bool:
         """Whether the tree has stopped growing (see :meth:`run`'s ``stall``)."""
-        return self.idle >= STALL_MIN and self.idle >= self.arena.size
+        return self.idle >= STALL_MIN and self.idle >= self.pool.size
 
     @property
     def total_iterations(self) -> int:
@@ -447,28 +447,28 @@ cdef class TreeCore:
     def wide_nodes(self) -> int:
         """Nodes whose children selection looks up in the index (more than 32 children)."""
         cdef int k, n = 0
-        for k in range(self.arena.size):
-            n += self.arena.nodes[k].wide
+        for k in range(self.pool.size):
+            n += self.pool.nodes[k].wide
         return n
 
     def _index_agrees(self) -> bool:
         """Whether every child of every wide node is found in the index, and nothing else
         is (a check for the tests)."""
         cdef int k, ch, count = 0
-        for k in range(self.arena.size):
-            if self.arena.nodes[k].wide:
-                ch = self.arena.nodes[k].child
+        for k in range(self.pool.size):
+            if self.pool.nodes[k].wide:
+                ch = self.pool.nodes[k].child
                 while ch != NO_NODE:
-                    if index_get(&self.index, k, self.arena.nodes[ch].move) != ch:
+                    if index_get(&self.index, k, self.pool.nodes[ch].move) != ch:
                         return False
                     count += 1
-                    ch = self.arena.nodes[ch].sibling
+                    ch = self.pool.nodes[ch].sibling
         return count == self.index.size
 
     @property
     def nodes(self) -> int:
-        """Nodes in the arena."""
-        return self.arena.size
+        """Nodes in the node pool."""
+        return self.pool.size
 
     @property
     def depth(self) -> int:
@@ -481,8 +481,8 @@ cdef class TreeCore:
 
     @property
     def memory_bytes(self) -> int:
-        """Bytes held by the arena (allocated, used or not)."""
-        return self.arena.cap * sizeof(Node) + self.index.cap * sizeof(IndexEntry)
+        """Bytes held by the node pool (allocated, used or not)."""
+        return self.pool.cap * sizeof(Node) + self.index.cap * sizeof(IndexEntry)
 
     def root_value(self) -> list:
         """Summed rewards per seat over the iterations since the last reset."""
@@ -490,23 +490,23 @@ cdef class TreeCore:
 
     def children(self, int tree=0) -> list:
         """``[(key, visits, reward_sum, avail)]`` of the children of a tree's root."""
-        cdef int ch = self.arena.nodes[self.roots[tree]].child
+        cdef int ch = self.pool.nodes[self.roots[tree]].child
         cdef Node nd
         out = []
         while ch != NO_NODE:
-            nd = self.arena.nodes[ch]
+            nd = self.pool.nodes[ch]
             out.append((nd.move, nd.visits, nd.reward, nd.avail))
             ch = nd.sibling
         return out
 
     def root_visits(self, int tree=0) -> int:
-        return self.arena.nodes[self.roots[tree]].visits
+        return self.pool.nodes[self.roots[tree]].visits
 
     def tree_size(self, int tree=0) -> int:
         """Nodes under (and including) a tree's root."""
         cdef int* stack
         cdef int top = 0, n = 0, s, ch
-        stack = <int*>malloc(sizeof(int) * (self.arena.size + 1))
+        stack = <int*>malloc(sizeof(int) * (self.pool.size + 1))
         if stack == NULL:
             raise MemoryError()
         stack[top] = self.roots[tree]
@@ -515,11 +515,11 @@ cdef class TreeCore:
             top -= 1
             s = stack[top]
             n += 1
-            ch = self.arena.nodes[s].child
+            ch = self.pool.nodes[s].child
             while ch != NO_NODE:
                 stack[top] = ch
                 top += 1
-                ch = self.arena.nodes[ch].sibling
+                ch = self.pool.nodes[ch].sibling
         free(stack)
         return n
 
@@ -530,28 +530,28 @@ cdef class TreeCore:
         cdef int r = self.roots[tree]
         cdef int ch = NO_NODE
         if r != NO_NODE and key is not None:
-            ch = child_of(&self.arena, &self.index, r, key)
+            ch = child_of(&self.pool, &self.index, r, key)
         self.roots[tree] = ch
 
     cdef void _compact(self):
-        """Copy the live trees into a fresh arena (dropping the rest); a tree whose root was
+        """Copy the live trees into a fresh node pool (dropping the rest); a tree whose root was
         forgotten gets a fresh one."""
-        cdef Arena fresh
+        cdef NodePool fresh
         cdef int q, r
-        if not arena_init(&fresh, max(ARENA_START, self.arena.size // 2)):
+        if not pool_init(&fresh, max(POOL_START, self.pool.size // 2)):
             raise MemoryError("cannot allocate the search tree")
         for q in range(self.ntrees):
             r = self.roots[q]
             if r != NO_NODE:
-                r = copy_tree(&self.arena, r, &fresh)
+                r = copy_tree(&self.pool, r, &fresh)
             if r == NO_NODE:
-                r = arena_add(&fresh, -1, -1)
+                r = pool_add(&fresh, -1, -1)
             else:
                 fresh.nodes[r].player = -1
             self.roots[q] = r
-        arena_free(&self.arena)
-        self.arena = fresh
-        reindex(&self.arena, &self.index)
+        pool_free(&self.pool)
+        self.pool = fresh
+        reindex(&self.pool, &self.index)
         self.relayout_at = next_relayout(fresh.size)
 
     cdef _set_root(self, State view):

@@ -13,7 +13,6 @@ cdef class ToyRPS(State):
     cdef ToyData d
     cdef void score_round_c(self) noexcept nogil
     cdef void resolve(self) noexcept nogil
-    cdef void tensor_c(self, int kind, float* out) noexcept nogil
 
 
 cdef class ToyPennies(ToyRPS):

@@ -1,12 +1,12 @@
 # cython: language_level=3
 """The memory of the search trees: copying trees, laying them out again, and the index of
-the children of wide nodes (the structs and the inline helpers are in ``arena.pxd``).
+the children of wide nodes (the structs and the inline helpers are in ``pool.pxd``).
 
-A tree grows by appending nodes where the arena ends, which scatters each node's children
-over the whole arena; selection reads every child of every node on its path, so in a big
+A tree grows by appending nodes where the pool ends, which scatters each node's children
+over the whole pool; selection reads every child of every node on its path, so in a big
 tree it would miss the cache at each one. ``relayout`` copies the trees breadth first into a
-fresh arena (every node's children side by side, the nodes near the roots in a few pages),
-keeping every node and the order of children; the search calls it as the arena grows
+fresh node pool (every node's children side by side, the nodes near the roots in a few pages),
+keeping every node and the order of children; the search calls it as the node pool grows
 (``next_relayout``). In ISMCTS a node's children are every move seen there in any
 determinization while only a few are legal at a time: a node with more than ``WIDE``
 children is *wide*, its children also in a hash index by (node, move), so that selection
@@ -16,19 +16,19 @@ from libc.stdlib cimport malloc, free
 
 
 cdef int next_relayout(int size) noexcept nogil:
-    """The arena size of the relayout after one at ``size`` nodes: 16,384, then each
+    """The node pool size of the relayout after one at ``size`` nodes: 16,384, then each
     quarter more (see ``relayout``)."""
     if size < RELAYOUT_START:
         return RELAYOUT_START
     return size + size // 4 if size < (1 << 29) else 0x7FFFFFFF
 
 
-cdef int copy_tree(Arena* src, int root, Arena* dst) noexcept nogil:
+cdef int copy_tree(NodePool* src, int root, NodePool* dst) noexcept nogil:
     """Copy the subtree of ``src`` under ``root`` into ``dst`` (breadth first, children in
     their order); return the new root, or NO_NODE when memory runs out."""
     cdef int* queue
     cdef int head = 0, tail = 0, s, d, ch, nd, last
-    cdef int new_root = arena_add(dst, src.nodes[root].move, src.nodes[root].player)
+    cdef int new_root = pool_add(dst, src.nodes[root].move, src.nodes[root].player)
     if new_root == NO_NODE:
         return NO_NODE
     dst.nodes[new_root] = src.nodes[root]
@@ -47,7 +47,7 @@ cdef int copy_tree(Arena* src, int root, Arena* dst) noexcept nogil:
         last = NO_NODE
         ch = src.nodes[s].child
         while ch != NO_NODE:
-            nd = arena_add(dst, src.nodes[ch].move, src.nodes[ch].player)
+            nd = pool_add(dst, src.nodes[ch].move, src.nodes[ch].player)
             if nd == NO_NODE:
                 free(queue)
                 return new_root
@@ -67,18 +67,18 @@ cdef int copy_tree(Arena* src, int root, Arena* dst) noexcept nogil:
     return new_root
 
 
-cdef int relayout(Arena* a, ChildIndex* ix, int* roots, int ntrees) noexcept nogil:
-    """Copy the trees under ``roots[0:ntrees]`` into a fresh arena breadth first (see the
+cdef int relayout(NodePool* a, ChildIndex* ix, int* roots, int ntrees) noexcept nogil:
+    """Copy the trees under ``roots[0:ntrees]`` into a fresh node pool breadth first (see the
     module docstring), moving ``roots`` and reindexing the wide nodes. The copy keeps every
     node and the order of children, so a search goes on exactly as before. Returns 0, and
     changes nothing, when memory runs out or some node lies outside the trees (a root moved
     without compaction)."""
-    cdef Arena fresh
+    cdef NodePool fresh
     cdef int q, ok = 1
     cdef int* moved = <int*>malloc(sizeof(int) * ntrees)
     if moved == NULL:
         return 0
-    if not arena_init(&fresh, a.cap):
+    if not pool_init(&fresh, a.cap):
         free(moved)
         return 0
     for q in range(ntrees):
@@ -90,27 +90,27 @@ cdef int relayout(Arena* a, ChildIndex* ix, int* roots, int ntrees) noexcept nog
     if ok and fresh.size == a.size:
         for q in range(ntrees):
             roots[q] = moved[q]
-        arena_free(a)
+        pool_free(a)
         a[0] = fresh
         reindex(a, ix)
     else:
         ok = 0
-        arena_free(&fresh)
+        pool_free(&fresh)
     free(moved)
     return ok
 
 
-cdef int link_child(Arena* a, ChildIndex* ix, int parent, int move, int player) noexcept nogil:
-    """A new child of ``parent`` keyed ``move`` (``arena_link``), in the index too if
+cdef int link_child(NodePool* a, ChildIndex* ix, int parent, int move, int player) noexcept nogil:
+    """A new child of ``parent`` keyed ``move`` (``pool_link``), in the index too if
     ``parent`` is wide; NO_NODE when memory runs out."""
-    cdef int k = arena_link(a, parent, move, player)
+    cdef int k = pool_link(a, parent, move, player)
     if k != NO_NODE and a.nodes[parent].wide:
         if not index_put(ix, parent, move, k):
             a.nodes[parent].wide = 0        # back to its sibling list
     return k
 
 
-cdef void make_wide(Arena* a, ChildIndex* ix, int node) noexcept nogil:
+cdef void make_wide(NodePool* a, ChildIndex* ix, int node) noexcept nogil:
     """Put the children of ``node`` in the index: selection looks its legal moves up from
     now on (a node stays narrow if memory runs out)."""
     cdef int ch = a.nodes[node].child
@@ -121,7 +121,7 @@ cdef void make_wide(Arena* a, ChildIndex* ix, int node) noexcept nogil:
     a.nodes[node].wide = 1
 
 
-cdef void reindex(Arena* a, ChildIndex* ix) noexcept nogil:
+cdef void reindex(NodePool* a, ChildIndex* ix) noexcept nogil:
     """Index the children of every wide node again (after the nodes moved)."""
     cdef int k
     index_clear(ix)

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""The memory of the search trees (``arena.pyx``): nodes in one growable arena of C structs,
+"""The memory of the search trees (``pool.pyx``): nodes in one growable node pool of C structs,
 linked first-child/next-sibling and keyed by move (or, in MO-ISMCTS, by what a seat saw of a
 move), the index of the children of wide nodes, and laying the trees out again as they grow.
 
@@ -46,11 +46,11 @@ cdef extern from *:
 # The trees' memory constants, in one place (the search's own are in tree.pxd and tree.pyx).
 cdef enum:
     NO_NODE = -1
-    ARENA_START = 4096      # nodes allocated for a new arena
-    ARENA_REGROW = 1024     # nodes of the first growth of an arena that has none
-    HUGE_FROM = 1 << 17     # nodes (4 MB) from which an arena (and an index as big) asks
+    POOL_START = 4096      # nodes allocated for a new node pool
+    POOL_REGROW = 1024     # nodes of the first growth of a node pool that has none
+    HUGE_FROM = 1 << 17     # nodes (4 MB) from which a node pool (and an index as big) asks
                             # for huge pages
-    RELAYOUT_START = 16384  # see relayout: the arena size of the first relayout
+    RELAYOUT_START = 16384  # see relayout: the pool size of the first relayout
     WIDE = 32               # children that make a node wide (see ChildIndex)
     INDEX_START = 1024      # entries of a new child index
 
@@ -66,13 +66,13 @@ ctypedef struct Node:
     double reward     # summed reward of `player` over the visits
 
 
-ctypedef struct Arena:
+ctypedef struct NodePool:
     Node* nodes
     int size          # nodes in use
     int cap           # nodes allocated
 
 
-cdef inline int arena_init(Arena* a, int cap) noexcept nogil:
+cdef inline int pool_init(NodePool* a, int cap) noexcept nogil:
     a.nodes = <Node*>malloc(sizeof(Node) * cap)
     a.size = 0
     a.cap = cap if a.nodes != NULL else 0
@@ -81,20 +81,20 @@ cdef inline int arena_init(Arena* a, int cap) noexcept nogil:
     return a.nodes != NULL
 
 
-cdef inline void arena_free(Arena* a) noexcept nogil:
+cdef inline void pool_free(NodePool* a) noexcept nogil:
     free(a.nodes)
     a.nodes = NULL
     a.size = 0
     a.cap = 0
 
 
-cdef inline int arena_add(Arena* a, int move, int player) noexcept nogil:
+cdef inline int pool_add(NodePool* a, int move, int player) noexcept nogil:
     """A new unlinked node; NO_NODE when memory runs out."""
     cdef Node* grown
     cdef int cap
     cdef Node* n
     if a.size == a.cap:
-        cap = a.cap * 2 if a.cap > 0 else ARENA_REGROW
+        cap = a.cap * 2 if a.cap > 0 else POOL_REGROW
         grown = <Node*>realloc(a.nodes, sizeof(Node) * cap)
         if grown == NULL:
             return NO_NODE
@@ -115,9 +115,9 @@ cdef inline int arena_add(Arena* a, int move, int player) noexcept nogil:
     return a.size - 1
 
 
-cdef inline int arena_link(Arena* a, int parent, int move, int player) noexcept nogil:
+cdef inline int pool_link(NodePool* a, int parent, int move, int player) noexcept nogil:
     """A new child of ``parent`` keyed by ``move`` (put first among its siblings)."""
-    cdef int k = arena_add(a, move, player)
+    cdef int k = pool_add(a, move, player)
     if k != NO_NODE:
         a.nodes[k].sibling = a.nodes[parent].child
         a.nodes[parent].child = k
@@ -216,7 +216,7 @@ cdef inline void index_free(ChildIndex* ix) noexcept nogil:
     ix.size = 0
 
 
-cdef inline void prefetch_children(Arena* a, int node) noexcept nogil:
+cdef inline void prefetch_children(NodePool* a, int node) noexcept nogil:
     """Start loading the first children of ``node`` (laid out side by side by
     ``TreeCore.relayout``) while the game applies the move that leads to it."""
     cdef int ch = a.nodes[node].child
@@ -226,7 +226,7 @@ cdef inline void prefetch_children(Arena* a, int node) noexcept nogil:
             prefetch(&a.nodes[k])
 
 
-cdef inline int find_child(Arena* a, int parent, int move) noexcept nogil:
+cdef inline int find_child(NodePool* a, int parent, int move) noexcept nogil:
     cdef int ch = a.nodes[parent].child
     while ch != NO_NODE:
         if a.nodes[ch].move == move:
@@ -235,7 +235,7 @@ cdef inline int find_child(Arena* a, int parent, int move) noexcept nogil:
     return NO_NODE
 
 
-cdef inline int child_of(Arena* a, ChildIndex* ix, int parent, int move) noexcept nogil:
+cdef inline int child_of(NodePool* a, ChildIndex* ix, int parent, int move) noexcept nogil:
     """The child of ``parent`` keyed ``move``, or NO_NODE (by the index if ``parent`` is
     wide, else along its sibling list)."""
     if a.nodes[parent].wide:
@@ -244,8 +244,8 @@ cdef inline int child_of(Arena* a, ChildIndex* ix, int parent, int move) noexcep
 
 
 cdef int next_relayout(int size) noexcept nogil
-cdef int copy_tree(Arena* src, int root, Arena* dst) noexcept nogil
-cdef int relayout(Arena* a, ChildIndex* ix, int* roots, int ntrees) noexcept nogil
-cdef int link_child(Arena* a, ChildIndex* ix, int parent, int move, int player) noexcept nogil
-cdef void make_wide(Arena* a, ChildIndex* ix, int node) noexcept nogil
-cdef void reindex(Arena* a, ChildIndex* ix) noexcept nogil
+cdef int copy_tree(NodePool* src, int root, NodePool* dst) noexcept nogil
+cdef int relayout(NodePool* a, ChildIndex* ix, int* roots, int ntrees) noexcept nogil
+cdef int link_child(NodePool* a, ChildIndex* ix, int parent, int move, int player) noexcept nogil
+cdef void make_wide(NodePool* a, ChildIndex* ix, int node) noexcept nogil
+cdef void reindex(NodePool* a, ChildIndex* ix) noexcept nogil
