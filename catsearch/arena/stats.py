@@ -71,80 +71,18 @@ def _finite(v):
 
 # -- Student's t ----------------------------------------------------------------------------
 
-def _betacf(a: float, b: float, x: float) -> float:
-    """The continued fraction of the regularized incomplete beta (modified Lentz)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 500):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-15:
-            break
-    return h
-
-
-def _betainc(a: float, b: float, x: float) -> float:
-    """The regularized incomplete beta function I_x(a, b)."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    lbeta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-    front = math.exp(lbeta + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
-
-def _t_cdf(t: float, df: float) -> float:
-    x = df / (df + t * t)
-    tail = 0.5 * _betainc(df / 2.0, 0.5, x)
-    return 1.0 - tail if t > 0 else tail
-
-
 @functools.lru_cache(maxsize=4096)
 def t_quantile(p: float, df: float) -> float:
-    """The ``p`` quantile of Student's t with ``df`` degrees of freedom (normal for inf)."""
+    """The ``p`` quantile of Student's t with ``df`` degrees of freedom (normal for inf),
+    from :data:`scipy.stats.t`."""
     if not 0.0 < p < 1.0:
         raise ValueError(f"p must be in (0, 1), not {p}")
     if df <= 0:
         raise ValueError(f"df must be positive, not {df}")
-    z = NormalDist().inv_cdf(p)
-    if math.isinf(df) or df > 1e7:
-        return z
-    if p == 0.5:
-        return 0.0
-    # bracket, then bisect: the cdf is monotone, and 200 halvings reach full precision
-    lo, hi = (0.0, max(2.0 * z, 1.0)) if p > 0.5 else (min(2.0 * z, -1.0), 0.0)
-    while (_t_cdf(hi, df) < p) if p > 0.5 else (_t_cdf(lo, df) > p):
-        if p > 0.5:
-            lo, hi = hi, hi * 2.0
-        else:
-            lo, hi = lo * 2.0, lo
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if _t_cdf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-13 * max(1.0, abs(mid)):
-            break
-    return 0.5 * (lo + hi)
+    if math.isinf(df):
+        return NormalDist().inv_cdf(p)
+    from scipy.stats import t     # imported on first use: the arena's start stays quick
+    return float(t.ppf(p, df))
 
 
 # -- means over clusters --------------------------------------------------------------------
