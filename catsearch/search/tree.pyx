@@ -143,9 +143,7 @@ cdef class TreeCore:
     cdef int prior_move(self, State st, int n) noexcept nogil:
         """The game's heuristic move in ``st``, whose ``n`` legal moves are in ``buf``, when
         the search uses it as a prior, else -1: asked at every visit, in that visit's
-        determinization (keeping it in the node and asking again only at visits 1, 2, 4, ...
-        was tried: faster, but weaker in The Cat and Cat Earth at small budgets;
-        docs/search.rst)."""
+        determinization (docs/search.rst says what else was tried)."""
         if self.prior > 0.0:
             if n == 1:
                 return self.buf[0]      # a forced move: the heuristic's too
