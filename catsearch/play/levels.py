@@ -1,7 +1,7 @@
 """Difficulty levels: the opponents a person can choose, each a documented player spec.
 
 One place for both ways of playing (the terminal's ``--level`` and the browser's start
-page): a level is a name, the :func:`~catsearch.search.players.make_player` spec it stands
+page): a level is a name, the :func:`~catsearch.search.spec.make_player` spec it stands
 for, and one line saying what it plays like.
 
 =========  ======================================  ==========================================

@@ -12,10 +12,8 @@ from catsearch.search.players import (
     Player,
     RandomPlayer,
     SearchResult,
-    make_player,
-    player_names,
-    register_player,
 )
+from catsearch.search.spec import make_player, player_names, register_player
 from catsearch.search.expectimax import Expectimax
 from catsearch.search.table import Played, PlayerError, Table
 

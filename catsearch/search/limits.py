@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from catsearch._core.options import SEED, Option
 
@@ -27,6 +28,33 @@ __all__ = ["Limits", "resolve", "check_limits", "MAX_COUNT", "BUDGET_LIMITS"]
 
 #: the largest iteration or node count a budget may ask for
 MAX_COUNT = 2**62
+#: a C int's largest value (counts the cores keep in C ints)
+C_INT_MAX = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class Positive(Option):
+    """An option holding a finite number > 0 (a time): its range excludes its low end, 0."""
+
+    low: float | None = 0.0
+
+    def describe(self) -> str:
+        return "a finite number > 0" + (" or None" if self.none_ok else "")
+
+    def check(self, value: Any, owner: str = "") -> Any:
+        value = super().check(value, owner)
+        if value is not None and value <= 0:
+            raise self._range_error(value, owner)
+        return value
+
+
+# -- the budget: the fields of Limits, and the options every searcher takes for them ------
+
+ITERATIONS = Option("iterations", int, None, 0, MAX_COUNT, none_ok=True,
+                    doc="iterations per search (0: no iteration limit)")
+NODES = Option("nodes", int, None, 1, MAX_COUNT, none_ok=True, doc="nodes per search")
+SECONDS = Positive("seconds", float, None, none_ok=True, doc="seconds per search")
+DEPTH = Option("depth", int, None, 1, C_INT_MAX, none_ok=True, doc="the deepest depth")
 #: the fields of :class:`Limits` that replace a player's budget as a whole
 BUDGET_LIMITS = ("iterations", "nodes", "seconds")
 
@@ -79,7 +107,6 @@ _OPTIONS: dict[str, Option] = {}
 def _limit_options(depth_max: int = 2**31 - 1) -> dict[str, Option]:
     """The declarations the fields of :class:`Limits` are checked with (made once)."""
     if not _OPTIONS:
-        from catsearch.search.options import DEPTH, ITERATIONS, NODES, SECONDS
         _OPTIONS.update({
             "iterations": dataclasses.replace(ITERATIONS, name="Limits.iterations", low=1),
             "nodes": dataclasses.replace(NODES, name="Limits.nodes"),

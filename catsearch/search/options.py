@@ -15,13 +15,14 @@ seed type of :data:`catsearch._core.options.SEED`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from catsearch._core.options import SEED, Option, OptionError, check_options
 from catsearch.search.expectimax_core import MAX_DEPTH as EXPECTIMAX_MAX_DEPTH
-from catsearch.search.limits import MAX_COUNT
+from catsearch.search.limits import (C_INT_MAX, DEPTH, ITERATIONS, MAX_COUNT, NODES, SECONDS,
+                                     Positive)
 from catsearch.search.tree import EXPLORATION, MAX_NODES, MAX_NODES_LIMIT, PRIOR
 
 __all__ = [
@@ -29,40 +30,15 @@ __all__ = [
     "WEIGHTS",
     "MCTS_OPTIONS", "ISMCTS_OPTIONS", "PIMC_OPTIONS", "MCTS_ALIASES", "PIMC_ALIASES",
     "EXPECTIMAX_OPTIONS", "EXPECTIMAX_ALIASES",
-    "configure", "spec_text", "Positive",
+    "configure", "spec_text", "differing", "Positive",
 ]
 
 #: the most workers (threads or processes) one search may use (the engine's Threads maximum)
 MAX_WORKERS = 256
-#: a C int's largest value (counts the cores keep in C ints)
-C_INT_MAX = 2**31 - 1
 #: ISMCTS's and PIMC's budget when none is given: iterations per search
 DEFAULT_ITERATIONS = 10_000
 
 
-@dataclass(frozen=True)
-class Positive(Option):
-    """An option holding a finite number > 0 (a time): its range excludes its low end, 0."""
-
-    low: float | None = 0.0
-
-    def describe(self) -> str:
-        return "a finite number > 0" + (" or None" if self.none_ok else "")
-
-    def check(self, value: Any, owner: str = "") -> Any:
-        value = super().check(value, owner)
-        if value is not None and value <= 0:
-            raise self._range_error(value, owner)
-        return value
-
-
-# -- the budget (shared by every searcher and by the checks of Limits) -------------------------
-
-ITERATIONS = Option("iterations", int, None, 0, MAX_COUNT, none_ok=True,
-                    doc="iterations per search (0: no iteration limit)")
-NODES = Option("nodes", int, None, 1, MAX_COUNT, none_ok=True, doc="nodes per search")
-SECONDS = Positive("seconds", float, None, none_ok=True, doc="seconds per search")
-DEPTH = Option("depth", int, None, 1, C_INT_MAX, none_ok=True, doc="the deepest depth")
 #: the game's heuristic's weights (GameSpec.heuristic_weights), for every player that asks
 #: the heuristic: ``weights.NAME=value`` each, checked against the game when it searches
 WEIGHTS = Option("weights", dict, None, none_ok=True, family=True,
@@ -179,21 +155,34 @@ def configure(player: Any, given: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return repr(value) if isinstance(value, float) else str(value)
 
 
-def spec_text(name: str, declared: tuple[Option, ...], values: Mapping[str, Any]) -> str:
-    """The spec of a player named ``name`` with these option ``values``: the options that
-    differ from their defaults, in the declared order (parses back to the same player)."""
-    parts = []
+def spec_text(name: str, options: Iterable[tuple[str, Any]]) -> str:
+    """The one text of a player spec: ``name`` and its ``(option, value)`` pairs (a family's
+    members as ``weights.NAME``) in name order, as :class:`~catsearch.search.spec.PlayerSpec`
+    and :attr:`Player.spec <catsearch.search.players.Player.spec>` both write it; it parses
+    back to the same player."""
+    parts = [f"{k}={_text(v)}" for k, v in sorted(options)]
+    return name + (":" + ",".join(parts) if parts else "")
+
+
+def differing(declared: tuple[Option, ...], values: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """The ``(option, value)`` pairs of ``values`` that differ from their declared defaults,
+    a family's members flattened (``weights.NAME``): what a player's spec must say."""
+    out = []
     for o in declared:
         if o.name not in values or values[o.name] == o.default:
             continue
         if o.family:
-            parts += [f"{o.name}.{k}={_text(v)}" for k, v in values[o.name].items()]
+            out += [(f"{o.name}.{k}", v) for k, v in values[o.name].items()]
         else:
-            parts.append(f"{o.name}={_text(values[o.name])}")
-    return name + (":" + ",".join(parts) if parts else "")
+            out.append((o.name, values[o.name]))
+    return out
 
 
 def refuse(owner: str, message: str, option: str | None = None, value: Any = None) -> None:

@@ -1,7 +1,6 @@
-"""Players: everything that picks moves, behind one interface, built from one spec string.
-
-``make_player("ismcts:iterations=2000,c=0.7,seed=3")`` builds any registered player; the
-engine and the arena build players only this way. A player sees a state and answers a move
+"""Players: everything that picks moves, behind one interface (built from one spec string by
+:func:`catsearch.search.spec.make_player`: ``make_player("ismcts:iterations=2000,c=0.7")``
+builds any registered player; the engine and the arena build players only this way). A player sees a state and answers a move
 for the seat to move, using only what that seat knows.
 """
 
@@ -19,8 +18,7 @@ from catsearch._core.game import lookup
 from catsearch._core.options import SEED, Option
 from catsearch._core.state import State
 from catsearch.search.limits import Limits, check_limits
-from catsearch.search.options import WEIGHTS, configure, declaring_class, spec_text
-from catsearch.search.spec import PlayerSpec, player_names, register_player
+from catsearch.search.options import WEIGHTS, configure, declaring_class, differing, spec_text
 
 __all__ = [
     "Limits",
@@ -29,10 +27,6 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "HeuristicPlayer",
-    "make_player",
-    "register_player",
-    "player_names",
-    "PlayerSpec",
 ]
 
 
@@ -153,12 +147,13 @@ class Player(abc.ABC):
 
     @property
     def spec(self) -> str:
-        """A ``make_player`` spec that builds an equivalent player (its options that differ
-        from their defaults, in the declared order)."""
+        """A ``make_player`` spec that builds an equivalent player: its options that differ
+        from their defaults, written as :class:`~catsearch.search.spec.PlayerSpec` writes
+        them (:func:`~catsearch.search.options.spec_text`)."""
         values = getattr(self, "_values", None)
         if values is None:
             return self.name
-        return spec_text(self.name, declaring_class(type(self)).OPTIONS, values)
+        return spec_text(self.name, differing(declaring_class(type(self)).OPTIONS, values))
 
     def __repr__(self) -> str:
         return f"make_player({self.spec!r})"
@@ -219,16 +214,3 @@ class HeuristicPlayer(_SeededBaseline):
         move = view.heuristic_move(seed=self._rng.randrange(2**63), weights=self.weights)
         return SearchResult(move=move, value=tuple(view.evaluate()), iterations=1,
                             seconds=time.perf_counter() - t0)
-
-
-# -- building players from specs ---------------------------------------------------------
-
-def make_player(spec: str | PlayerSpec) -> Player:
-    """Build a player from a spec such as ``"ismcts:iterations=2000,c=0.7,seed=3"`` (or a
-    :class:`~catsearch.search.spec.PlayerSpec`).
-
-    :raises TypeError: a spec that is not a str, or an option value of the wrong type.
-    :raises ValueError: an unknown player or option, or a value out of range; the message
-        names it and lists what is valid.
-    """
-    return PlayerSpec.parse(spec).build()

@@ -14,12 +14,12 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from catsearch._core.options import Option, OptionError, check_options
+from catsearch.search.options import spec_text
+from catsearch.search.players import Player
 
-if TYPE_CHECKING:
-    from catsearch.search.players import Player
 
 __all__ = ["PlayerSpec", "register_player", "player_names", "plugin_names", "player_class",
            "player_options", "ENTRY_POINT_GROUP"]
@@ -119,7 +119,6 @@ def _load_plugin(name: Any) -> type:
     except ImportError as e:
         raise OptionError(f"player {name!r} ({ep.value}) cannot be loaded: {e}",
                           owner=name) from e
-    from catsearch.search.players import Player
     if not (isinstance(target, type) and issubclass(target, Player)):
         raise OptionError(f"player {name!r} ({ep.value}) is not a Player class but "
                           f"{target!r}", owner=name)
@@ -144,14 +143,6 @@ def _flat(table: dict[str, Option], checked: dict[str, Any], names: set[str]):
                 yield f"{name}.{sub}", value
         else:
             yield name, checked[name]
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "none"
-    return repr(value) if isinstance(value, float) else str(value)
 
 
 @dataclass(frozen=True)
@@ -267,9 +258,18 @@ class PlayerSpec:
         return self.player_class(**dict(self.options))
 
     def __str__(self) -> str:
-        if not self.options:
-            return self.name
-        return self.name + ":" + ",".join(f"{k}={_text(v)}" for k, v in self.options)
+        return spec_text(self.name, self.options)
 
     def __repr__(self) -> str:
         return f"PlayerSpec.parse({str(self)!r})"
+
+
+def make_player(spec: str | PlayerSpec) -> Player:
+    """Build a player from a spec such as ``"ismcts:iterations=2000,c=0.7,seed=3"`` (or a
+    :class:`PlayerSpec`).
+
+    :raises TypeError: a spec that is not a str, or an option value of the wrong type.
+    :raises ValueError: an unknown player or option, or a value out of range; the message
+        names it and lists what is valid.
+    """
+    return PlayerSpec.parse(spec).build()

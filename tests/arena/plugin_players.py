@@ -4,7 +4,8 @@ divisible by its ``every`` option, so the faults are the same in every run and p
 
 import time
 
-from catsearch.search.players import HeuristicPlayer, SearchResult, register_player
+from catsearch.search.players import HeuristicPlayer, SearchResult
+from catsearch.search.spec import register_player
 
 
 class _Faulty(HeuristicPlayer):

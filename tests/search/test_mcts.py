@@ -498,7 +498,7 @@ def test_the_cutoff_defaults_to_the_games():
     player = ISMCTS(iterations=50, seed=1)
     assert player.cutoff is None and player.spec == "ismcts:iterations=50,seed=1"
     own = ISMCTS(iterations=50, seed=1, cutoff=0)
-    assert own.spec == "ismcts:iterations=50,cutoff=0,seed=1"
+    assert own.spec == "ismcts:cutoff=0,iterations=50,seed=1"
     assert catsearch.make_player(own.spec).cutoff == 0
     state = catsearch.new_game("the-cat", 2, seed=3)
     # left out, the cut-off is the game's: the same search as with it given; not as with none
