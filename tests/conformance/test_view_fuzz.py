@@ -40,12 +40,10 @@ def mutations(texts):
     return mutate()
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("game_id", catsearch.GAMES)
-def test_accepted_notations_obey_the_law(game_id, players):
+def fuzz(game_id, players, examples):
     texts = samples(game_id, players)
 
-    @settings(max_examples=150, deadline=None, derandomize=True,
+    @settings(max_examples=examples, deadline=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
     @given(mutations(texts), st.integers(0, 2**32))
     def check(text, seed):
@@ -57,6 +55,19 @@ def test_accepted_notations_obey_the_law(game_id, players):
         check_accepted(state, seed=seed, steps=15)
 
     check()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("game_id", catsearch.GAMES)
+def test_accepted_notations_obey_the_law(game_id, players):
+    fuzz(game_id, players, 150)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("game_id", catsearch.GAMES)
+def test_accepted_notations_obey_the_law_at_length(game_id, players):
+    fuzz(game_id, players, 3000)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
