@@ -223,7 +223,7 @@ def test_set_moves_match_brute_force_on_random_hands_and_come_in_order():
         hand = rng.sample(deck, rng.randint(0, 28))
         split = rng.randint(0, min(3, len(hand)))
         st = position([srt(hand[split:]) + ":" + srt(hand[:split]), ":", ":"], step="final",
-                      finals=3)
+                      finals=3, deck="", dump=1)    # 3 final turns: the deck and piles empty
         raw = cat_cards._raw_legal_moves(st)
         assert raw == sorted(set(raw)), "legal_moves_c must write increasing moves"
         held = collections.Counter(hand)
