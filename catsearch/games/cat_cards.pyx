@@ -830,13 +830,17 @@ cdef class CatCards(State):
         cdef CCData* d = &self.d
         cdef int cnt[19]
         cdef unsigned char pool[120]
-        cdef int n, i = 0, p, j, t, k, m
+        cdef int n, i = 0, p, j, t, k, m, keep
         # everything `seat` has not seen, dealt at random into the places it cannot see
         unseen_counts(d, seat, cnt)
         n = shuffled_pool(cnt, CC_TYPES, pool, rng)
         for p in range(d.h.players):
+            # the cards dealt to p: its unseen private cards, of which at most the 3 setup
+            # cards stay private; in a view played on, the unknown cards a seat picked up from
+            # the table (the seat's own, and another's beyond 3) are public cards
             if p == seat:
                 m = d.priv[p][CC_UNK]
+                keep = 0
                 d.hand[p][CC_UNK] = 0
                 d.priv[p][CC_UNK] = 0
             else:
@@ -845,9 +849,12 @@ cdef class CatCards(State):
                     m += d.priv[p][t]
                     d.hand[p][t] -= d.priv[p][t]
                     d.priv[p][t] = 0
+                keep = m if m < CC_SETUP_HAND else CC_SETUP_HAND
             while m > 0 and i < n:
                 d.hand[p][pool[i]] += 1
-                d.priv[p][pool[i]] += 1
+                if keep > 0:
+                    d.priv[p][pool[i]] += 1
+                    keep -= 1
                 i += 1
                 m -= 1
         if d.revealed == CC_UNK and i < n:
@@ -1433,18 +1440,86 @@ cdef class CatCards(State):
                 raise f.error(f["piles"], "step 1 needs a pile with fewer than 4 cards")
         elif d.revealed >= 0:
             raise f.error(f["revealed"], "a card is revealed only in step 1: expected -")
-        # a fifth set ends the normal turns at once, and its player has no final turn
-        if d.step == STEP_PLACE or d.step == STEP_ACT:
-            for p in range(n):
-                if d.nsets[p] >= CC_MAX_SETS:
-                    raise f.error(f["sets"], f"seat {p} has 5 sets: the game is in its final "
-                                  f"turns or over")
-        elif d.step == STEP_FINAL and d.nsets[d.h.current] >= CC_MAX_SETS:
-            raise f.error(f["sets"], f"seat {d.h.current} has 5 sets and so has no final turn")
         check_counts(text, counts, COMP, CC_TYPES, CARD_NAMES, SPEC.name, view >= 0)
+        self._check_view_fields(f)
+        self._check_flow(f)
         if not d.h.terminal and self.legal_moves_c(buf) == 0:
             raise f.error(f["step"], f"seat {d.h.current} would have no move here (step 2 with "
                           f"no pile to pick up and no set)")
+
+    def _check_view_fields(self, TextFields f):
+        """A view holds exactly what its seat can know (see "State notation" in the rules).
+
+        The deck and the other seats' setup cards (their private parts) are ``?``; every other
+        card is known, except in a view that was played on (as a search does): its draws from
+        the unknown deck are ``?`` on the table (revealed card, piles), and a seat that picked
+        such a card up holds it as ``?``: the seat's own ``?`` cards and more than 3 of
+        another seat's are possible only while a ``?`` is on the table or the deck is empty.
+        """
+        cdef CCData* d = &self.d
+        cdef int v = d.h.view_seat, n = d.h.players, p, t, k, i, npriv
+        cdef bint table_unk = d.revealed == CC_UNK
+        if v < 0:
+            return
+        for i in range(d.deck_top, CC_CARDS):
+            if d.deck[i] != CC_UNK:
+                raise f.error(f["deck"], f"seat {v} cannot see the deck: write each of its "
+                              f"cards as ?", i - d.deck_top, 1)
+        for k in range(CC_PILES):
+            for i in range(d.pile_n[k]):
+                table_unk = table_unk or d.pile[k][i] == CC_UNK
+        for p in range(n):
+            npriv = 0
+            for t in range(20):
+                npriv += d.priv[p][t]
+            if p != v:
+                for t in range(CC_TYPES):
+                    if d.priv[p][t]:
+                        raise f.error(f["hands"], f"seat {p}'s private cards (its setup cards) "
+                                      f"are hidden from seat {v}: write them as ?")
+            if (d.priv[p][CC_UNK] if p == v else npriv - CC_SETUP_HAND) > 0 and not (
+                    table_unk or d.deck_top == CC_CARDS):
+                raise f.error(f["hands"], f"seat {p} holds {npriv} private cards, "
+                              f"{d.priv[p][CC_UNK]} of them unknown to seat {v}: only the 3 "
+                              f"setup cards are private, the seat's own are known to it (more "
+                              f"only in a view played on, with a ? on the table or an empty "
+                              f"deck)")
+            if p == v and npriv - d.priv[p][CC_UNK] > CC_SETUP_HAND:
+                raise f.error(f["hands"], f"seat {p} holds {npriv - d.priv[p][CC_UNK]} private "
+                              f"cards; at most the 3 of the setup")
+
+    def _check_flow(self, TextFields f):
+        """The turn, step, finals, piles, deck and sets must be a position that play reaches
+        (see "State notation" in the rules)."""
+        cdef CCData* d = &self.d
+        cdef int n = d.h.players, c = d.h.current, p, k, t, i, npriv, five = -1
+        cdef int deck = CC_CARDS - d.deck_top
+        cdef bint piles_empty = d.pile_n[0] == 0 and d.pile_n[1] == 0 and d.pile_n[2] == 0
+        cdef bint exhausted = deck == 0 and piles_empty
+        for p in range(n):
+            if d.nsets[p] >= CC_MAX_SETS:
+                five = p
+        if d.step == STEP_PLACE or d.step == STEP_ACT:
+            if five >= 0:
+                raise f.error(f["sets"], f"seat {five} has 5 sets: the game is in its final "
+                              f"turns or over")
+            if piles_empty:
+                raise f.error(f["piles"], "every pile is empty: a turn that starts with the deck "
+                              "and the piles empty is a final turn")
+        elif d.step == STEP_FINAL:
+            for i in range(d.finals):
+                p = (c + i) % n
+                if d.nsets[p] >= CC_MAX_SETS:
+                    raise f.error(f["sets"], f"seat {p} has 5 sets and so has no final turn "
+                                  f"(seats {c} on have {d.finals} final turns to play)")
+            if d.finals == n and not exhausted:
+                raise f.error(f["finals"], f"{n} final turns start only when a turn starts "
+                              f"with the deck and the piles empty")
+            if d.finals < n and not exhausted and d.nsets[(c + d.finals) % n] < CC_MAX_SETS:
+                raise f.error(f["finals"], f"{d.finals} final turns left from seat {c}: seat "
+                              f"{(c + d.finals) % n} formed its fifth set (it has "
+                              f"{d.nsets[(c + d.finals) % n]}), or the deck and the piles are "
+                              f"empty")
 
     def _write_text(self):
         return write_text(self, _put_field)

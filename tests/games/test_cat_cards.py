@@ -223,7 +223,7 @@ def test_set_moves_match_brute_force_on_random_hands_and_come_in_order():
         hand = rng.sample(deck, rng.randint(0, 28))
         split = rng.randint(0, min(3, len(hand)))
         st = position([srt(hand[split:]) + ":" + srt(hand[:split]), ":", ":"], step="final",
-                      finals=3)
+                      finals=3, deck="", dump=1)    # 3 final turns: the deck and piles empty
         raw = cat_cards._raw_legal_moves(st)
         assert raw == sorted(set(raw)), "legal_moves_c must write increasing moves"
         held = collections.Counter(hand)
@@ -626,6 +626,109 @@ def test_notation_refuses_a_fifth_set_outside_the_end():
         position([":", ":", ":"], sets=[five, [], []], turn=0, step="final", finals=2)
     st = position([":", ":", ":"], sets=[five, [], []], turn=1, step="final", finals=2)
     assert moves(st) == ["pass"]
+
+
+def _play_reads_back(st):
+    """Every state of a random play-out from ``st`` reads back (issue 33, item 3)."""
+    rng = random.Random(5)
+    while True:
+        assert catsearch.from_text(GAME, st.to_text()) == st
+        if st.is_terminal():
+            return
+        st.apply(rng.choice(st.legal_moves()))
+
+
+def test_final_turns_left_must_belong_to_seats_that_can_still_play():
+    # issue 33, item 3: seat 2 holds 5 sets but would play the second of 2 final turns left
+    five = FOUR_SETS + ["11111"]
+    with pytest.raises(NotationError) as e:
+        position([":", ":", ":", ":"], sets=[[], [], five, []], turn=1, step="final", finals=2)
+    assert "sets" in str(e.value) and "seat 2 has 5 sets" in str(e.value)
+    # the same turn with the fifth set formed by seat 3 (the seat after the last final turn)
+    st = position([":", ":", ":", ":"], sets=[[], [], [], five], turn=1, step="final", finals=2)
+    st.play("pass")
+    assert "turn=2 step=final finals=1" in st.to_text()
+    _play_reads_back(st)
+
+
+@pytest.mark.parametrize("players,turn,finals,five_at,exhausted,ok", [
+    (3, 0, 3, None, True, True),     # the deck and the piles ran out: every seat, in order
+    (3, 0, 3, None, False, False),   # 3 final turns only after exhaustion
+    (3, 1, 2, 0, False, True),       # seat 0's fifth set: seats 1 and 2 play one each
+    (3, 2, 1, 0, False, True),
+    (3, 1, 1, 0, False, False),      # seat 2 would be the fifth set's seat: it has none
+    (3, 1, 2, None, False, False),   # nobody has 5 sets and the deck has cards
+    (3, 1, 2, None, True, True),     # a deck-exhaustion round, seat 0 has played its turn
+    (4, 3, 2, 1, False, True),       # seat 1's fifth set: seats 3 and 0 are left
+    (4, 3, 2, 0, False, False),      # seat 0 still to play but holds 5 sets
+])
+def test_notation_checks_whose_final_turns_are_left(players, turn, finals, five_at, exhausted,
+                                                    ok):
+    five = FOUR_SETS + ["11111"]
+    sets = [five if p == five_at else [] for p in range(players)]
+    hands = [":"] * players
+    kw = dict(deck="", dump=turn) if exhausted else dict(piles=("3", "3", "3"))
+    try:
+        st = position(hands, sets=sets, turn=turn, step="final", finals=finals, **kw)
+    except NotationError as e:
+        assert not ok, e
+        assert "finals" in str(e) or "sets" in str(e)
+        return
+    assert ok, st.to_text()
+    _play_reads_back(st)
+
+
+def test_normal_turns_need_a_pile():
+    for step, rev in (("1", "4"), ("2", "")):
+        with pytest.raises(NotationError) as e:
+            position(["11111:", ":", ":"], step=step, revealed=rev, deck="3", dump=1)
+        assert "piles" in str(e.value)
+
+
+VIEW = ("players=3 turn=0 step=1 finals=0 revealed=M piles=5,L,M hands=-:???/-:aLL/-:??? "
+        "deck=" + "?" * 107 + " sets=-/-/- values=3,2,1,4,1 rng=? view=1")
+
+
+@pytest.mark.parametrize("edit,field", [
+    (("hands=-:???/", "hands=-:0??/"), "hands"),          # another seat's setup card
+    (("hands=-:???/", "hands=-:12d/"), "hands"),
+    (("-:aLL/", "-:a?L/"), "hands"),                        # its own card as ?
+    (("-:aLL/-:???", "-:aLL/-:????"), "hands"),             # 4 setup cards ...
+    (("deck=??", "deck=1?"), "deck"),                       # a deck card
+])
+def test_a_view_holds_exactly_what_its_seat_can_know(edit, field):
+    from catsearch.testing.notations import check_accepted
+    check_accepted(catsearch.from_text(GAME, VIEW))
+    text = VIEW.replace(*edit, 1)
+    if edit[1].endswith("????"):
+        text = text.replace("deck=??", "deck=?", 1)       # ... with the counts kept
+    with pytest.raises(NotationError) as e:
+        catsearch.from_text(GAME, text)
+    assert str(e.value).startswith(field), str(e.value)
+
+
+def test_a_view_with_a_known_card_of_another_seat_is_refused():
+    # the fuzz case of issue 33: seat 1's setup card 0 in seat 0's view
+    text = ("players=2 turn=0 step=1 finals=0 revealed=d piles=a,4,S hands=-:23L/-:0?? deck="
+            + "?" * 110 + " sets=-/- values=3,2,1,4,1 rng=? view=0")
+    with pytest.raises(NotationError) as e:
+        catsearch.from_text(GAME, text)
+    assert "hands" in str(e.value)
+
+
+def test_views_played_on_read_back_and_their_worlds_too():
+    # a view played on draws unknown cards onto the table, and a seat that picks them up holds
+    # them as ?: such views read back, and a world drawn from one deals those cards as public
+    rng = random.Random(3)
+    for players in (2, 3, 4):
+        v = catsearch.new_game(GAME, players, seed=players).view(0)
+        for ply in range(40):
+            if v.is_terminal():
+                break
+            assert catsearch.from_text(GAME, v.to_text()) == v
+            w = v.determinize(0, seed=ply)
+            assert catsearch.from_text(GAME, w.to_text()) == w
+            v.apply(rng.choice(v.legal_moves()))
 
 
 def test_str_shows_piles_hands_and_sets():
