@@ -59,8 +59,10 @@ def test_progress_lines():
         "sys.argv = ",
         "import setuptools.command.build_ext as b; b.build_ext.build_extension = "
         "lambda self, ext: None\nsys.argv = ").replace("print(json.dumps(", "cmd.build_extensions()\nprint(json.dumps(")
+    # without the build cache: a stubbed compile would otherwise clear build/'s modules
     r = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                       text=True, timeout=120)
+                       text=True, timeout=120,
+                       env={**__import__("os").environ, "CATSEARCH_BUILD_CACHE": "0"})
     assert r.returncode == 0, r.stderr
     n = len(json.loads(r.stdout)["names"])
     lines = [x for x in r.stderr.splitlines() if x.startswith("catsearch build: [")]
