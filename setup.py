@@ -75,7 +75,8 @@ def cache_key(ext):
     for part in (ext.name, sysconfig.get_config_var("EXT_SUFFIX") or "", sys.version,
                  sysconfig.get_config_var("CC") or "", sysconfig.get_config_var("CFLAGS") or "",
                  repr(ext.extra_compile_args), repr(ext.extra_link_args),
-                 repr(ext.define_macros), repr(ext.include_dirs)):
+                 repr(ext.define_macros), repr(ext.include_dirs),
+                 *(os.environ.get(v, "") for v in ("CC", "CFLAGS", "CPPFLAGS", "LDFLAGS"))):
         h.update(part.encode() + b"\0")
     for src in list(ext.sources) + list(ext.depends):
         h.update(Path(src).read_bytes() + b"\0")
