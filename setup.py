@@ -10,15 +10,27 @@ compiled in 9.1 s``: shown by ``python setup.py build_ext`` and ``pip install -v
 Set ``CATSEARCH_DEBUG=1`` in the environment to build with bounds and wraparound checks, no
 C optimisation and debug symbols (for chasing a crash); ``CATSEARCH_ANNOTATE=1`` writes
 Cython's HTML annotation next to each module; ``CATSEARCH_JOBS=N`` compiles on N cores.
+
+Compile once: every compiled extension is kept in ``build/ext-cache/`` at the root of the
+checkout, under a key made of the bytes of its C source (Cython's output, which holds every
+``.pxd`` it cimports), its name, the compile flags and the interpreter's version and ABI. A
+later build of an unchanged module (``pip wheel .`` after ``pip install -e .``, an extra
+installed, the editable install again) copies it from there instead of compiling it again.
+``CATSEARCH_BUILD_CACHE=0`` turns the cache off; ``CATSEARCH_BUILD_CACHE=DIR`` puts it in DIR.
 """
+import hashlib
 import os
+import re
+import shutil
 import sys
+import sysconfig
 import threading
 import time
 from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.bdist_wheel import bdist_wheel as _bdist_wheel
 from setuptools.command.build_ext import build_ext as _build_ext
 
 DEBUG = os.environ.get("CATSEARCH_DEBUG", "") not in ("", "0")
@@ -49,8 +61,31 @@ def say(text):
     print(f"catsearch build: {text}", file=sys.stderr, flush=True)
 
 
+def cache_dir():
+    """Where compiled extensions are kept between builds (``None``: no cache)."""
+    env = os.environ.get("CATSEARCH_BUILD_CACHE", "")
+    if env == "0":
+        return None
+    return Path(env) if env else Path(__file__).resolve().parent / "build" / "ext-cache"
+
+
+def cache_key(ext):
+    """What the compiled module depends on: its sources' bytes, name, flags, interpreter."""
+    h = hashlib.sha256()
+    for part in (ext.name, sysconfig.get_config_var("EXT_SUFFIX") or "", sys.version,
+                 sysconfig.get_config_var("CC") or "", sysconfig.get_config_var("CFLAGS") or "",
+                 repr(ext.extra_compile_args), repr(ext.extra_link_args),
+                 repr(ext.define_macros), repr(ext.include_dirs),
+                 *(os.environ.get(v, "") for v in ("CC", "CFLAGS", "CPPFLAGS", "LDFLAGS"))):
+        h.update(part.encode() + b"\0")
+    for src in list(ext.sources) + list(ext.depends):
+        h.update(Path(src).read_bytes() + b"\0")
+    return h.hexdigest()[:20]
+
+
 class build_ext(_build_ext):
-    """``build_ext`` compiling on every core, with a progress line per extension."""
+    """``build_ext`` compiling on every core, with a progress line per extension, and the
+    compiled modules kept in a cache (``cache_dir``) that later builds copy from."""
 
     def finalize_options(self):
         super().finalize_options()
@@ -62,17 +97,72 @@ class build_ext(_build_ext):
         self._lock = threading.Lock()
         self._t0 = time.perf_counter()
         n = len(self.extensions)
-        say(f"compiling {n} extensions on {self.parallel} core(s)")
+        say(f"building {n} extensions on {self.parallel} core(s)")
         super().build_extensions()
-        say(f"compiled {n} extensions in {time.perf_counter() - self._t0:.1f} s")
+        say(f"built {n} extensions in {time.perf_counter() - self._t0:.1f} s")
 
     def build_extension(self, ext):
         t = time.perf_counter()
-        super().build_extension(ext)
+        how = self._from_cache(ext) or self._compile(ext)
         with self._lock:
             self._done += 1
             say(f"[{self._done}/{len(self.extensions)}] {ext.name} "
-                f"({time.perf_counter() - t:.1f} s)")
+                f"({how}{time.perf_counter() - t:.1f} s)")
+
+    def _cached(self, ext):
+        root = cache_dir()
+        if root is None or self.force:
+            return None
+        try:
+            key = cache_key(ext)
+        except OSError:
+            return None
+        return root / f"{ext.name}.{key}{sysconfig.get_config_var('EXT_SUFFIX') or '.so'}"
+
+    def _from_cache(self, ext):
+        """Copy the module from the cache if it holds this build of it: ``''`` if not."""
+        cached = self._cached(ext)
+        if cached is None or not cached.is_file():
+            return ""
+        dest = Path(self.get_ext_fullpath(ext.name))
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(cached, dest)
+        os.utime(dest)                  # newer than its sources, as if just compiled
+        return "from the build cache, "
+
+    def _compile(self, ext):
+        cached = self._cached(ext)      # the key of the sources compiled, before compiling
+        built = Path(self.get_ext_fullpath(ext.name))
+        if cached is not None:
+            # compiled here and now: not a module left in build/ by another build's flags
+            built.unlink(missing_ok=True)
+        super().build_extension(ext)
+        if cached is not None and built.is_file():
+            try:
+                cached.parent.mkdir(parents=True, exist_ok=True)
+                # older builds of this module go: one build a module is kept
+                old = re.compile(re.escape(ext.name) + r"\.[0-9a-f]{20}\.")
+                for path in cached.parent.iterdir():
+                    if path != cached and old.match(path.name) and path.suffix != ".tmp":
+                        path.unlink(missing_ok=True)
+                tmp = cached.with_name(cached.name + f".{os.getpid()}.tmp")
+                shutil.copy2(built, tmp)
+                os.replace(tmp, cached)
+            except OSError as e:
+                say(f"could not keep {ext.name} in the build cache ({e})")
+        return ""
+
+
+class bdist_wheel(_bdist_wheel):
+    """A wheel made from an empty ``build/lib...`` folder: pip builds in the checkout, and a
+    file left there by an earlier build (a module since deleted, Cython's ``.c``) would go
+    into the wheel. The compiled modules come back from the cache (``cache_dir``)."""
+
+    def run(self):
+        build_lib = Path(self.get_finalized_command("build").build_lib)
+        if build_lib.is_dir():
+            shutil.rmtree(build_lib)
+        super().run()
 
 
 def extensions():
@@ -94,5 +184,5 @@ setup(
         annotate=os.environ.get("CATSEARCH_ANNOTATE", "") not in ("", "0"),
         nthreads=jobs(),
     ),
-    cmdclass={"build_ext": build_ext},
+    cmdclass={"build_ext": build_ext, "bdist_wheel": bdist_wheel},
 )

@@ -1,7 +1,27 @@
+import os
 import random
+import sysconfig
 from pathlib import Path
 
 import pytest
+
+#: Set by tests/install/wheel.py: the suite runs against the installed wheel, from a copy of
+#: the checkout without its package (the tests of the checkout itself skip).
+INSTALLED = os.environ.get("CATSEARCH_TEST_INSTALLED", "") not in ("", "0")
+
+
+def pytest_configure(config):
+    """Against the installed wheel, ``import catsearch`` must find the installed package
+    (in site-packages), never a checkout's ``catsearch/``: else the run stops here."""
+    if not INSTALLED:
+        return
+    import catsearch
+    found = Path(catsearch.__file__).resolve().parent
+    site = {Path(sysconfig.get_paths()[k]).resolve() for k in ("purelib", "platlib")}
+    root = Path(str(config.rootpath)).resolve()
+    if found.parent not in site or root in found.parents:
+        pytest.exit(f"CATSEARCH_TEST_INSTALLED is set but `import catsearch` finds {found}, "
+                    f"not the installed package in {sorted(map(str, site))}", returncode=3)
 
 #: Test modules whose every test is slow (playing-strength matches): marked here, so that a
 #: new strength test joins the slow tier by its file name alone.

@@ -24,6 +24,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "catsearch"
+if not ROOT.is_dir():
+    # against the installed wheel (tests/install/wheel.py: no catsearch/ beside tests/), the
+    # installed package's sources, the same .py, .pyx and .pxd files
+    import catsearch
+    ROOT = Path(catsearch.__file__).resolve().parent
 
 #: lowest first; a module may import only its own layer and the ones below
 LAYERS: dict[str, int] = {

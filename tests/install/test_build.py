@@ -2,12 +2,22 @@
 shows its progress (issue 18, item 6). ``setup.py`` is run in a subprocess with ``setup()``
 and ``cythonize()`` replaced, so nothing is compiled here."""
 import json
+import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+
+# against the installed wheel (tests/install/wheel.py) there is no checkout, and these
+# tests run the checkout's setup.py
+pytestmark = pytest.mark.skipif(
+    os.environ.get("CATSEARCH_TEST_INSTALLED", "") not in ("", "0"),
+    reason="tests of the checkout; the suite runs against the installed wheel "
+           "(CATSEARCH_TEST_INSTALLED)")
 
 SCRIPT = textwrap.dedent("""
     import json, os, sys
@@ -59,9 +69,81 @@ def test_progress_lines():
         "sys.argv = ",
         "import setuptools.command.build_ext as b; b.build_ext.build_extension = "
         "lambda self, ext: None\nsys.argv = ").replace("print(json.dumps(", "cmd.build_extensions()\nprint(json.dumps(")
+    # without the build cache: a stubbed compile would otherwise clear build/'s modules
     r = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                       text=True, timeout=120)
+                       text=True, timeout=120,
+                       env={**__import__("os").environ, "CATSEARCH_BUILD_CACHE": "0"})
     assert r.returncode == 0, r.stderr
     n = len(json.loads(r.stdout)["names"])
     lines = [x for x in r.stderr.splitlines() if x.startswith("catsearch build: [")]
     assert len(lines) == n and lines[-1].startswith(f"catsearch build: [{n}/{n}] ")
+
+
+CACHE_SCRIPT = textwrap.dedent("""
+    import json, os, sys
+    import Cython.Build, setuptools
+    captured = {}
+    Cython.Build.cythonize = lambda exts, **kw: exts
+    setuptools.setup = lambda **kw: captured.update(kw)
+    sys.argv = ["setup.py"]
+    exec(compile(open("setup.py").read(), "setup.py", "exec"),
+         {"__name__": "__main__", "__file__": os.path.abspath("setup.py")})
+    import setuptools.command.build_ext as b
+    from setuptools import Extension
+    from setuptools.dist import Distribution
+    work = os.environ["WORK"]
+    compiled = []
+
+    def compile_stub(self, ext):      # "compiles" by copying the source to the module's place
+        compiled.append(ext.name)
+        path = self.get_ext_fullpath(ext.name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(open(ext.sources[0]).read())
+    b.build_ext.build_extension = compile_stub
+
+    def build(lib, args=()):
+        exts = [Extension(f"pkg.m{i}", [os.path.join(work, f"m{i}.c")],
+                          extra_compile_args=list(args)) for i in range(2)]
+        cmd = captured["cmdclass"]["build_ext"](Distribution({"ext_modules": exts}))
+        cmd.build_lib = os.path.join(work, lib)
+        cmd.build_temp = os.path.join(work, "temp")
+        cmd.ensure_finalized()
+        compiled.clear()
+        cmd.build_extensions()
+        out = {e.name: open(cmd.get_ext_fullpath(e.name)).read() for e in exts}
+        return {"compiled": sorted(compiled), "modules": out}
+
+    def write(name, text):
+        with open(os.path.join(work, name), "w") as f:
+            f.write(text)
+    write("m0.c", "zero"); write("m1.c", "one")
+    steps = [build("lib1"), build("lib2")]
+    write("m1.c", "one, edited")
+    steps += [build("lib3"), build("lib4", ["-O0"])]
+    cached = sorted(os.listdir(os.environ["CATSEARCH_BUILD_CACHE"]))
+    print(json.dumps({"steps": steps, "cached": cached}))
+""")
+
+
+def test_a_module_compiles_once(tmp_path):
+    """The build cache (setup.py): a module whose C source, flags and interpreter did not
+    change is copied from ``build/ext-cache``, not compiled again (the compiler is stubbed);
+    an edited source or other flags compile again, and one build a module is kept."""
+    import os
+    cache = tmp_path / "cache"
+    r = subprocess.run([sys.executable, "-c", CACHE_SCRIPT], cwd=ROOT, capture_output=True,
+                       text=True, timeout=120,
+                       env={**os.environ, "WORK": str(tmp_path),
+                            "CATSEARCH_BUILD_CACHE": str(cache)})
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    first, again, edited, flags = out["steps"]
+    assert first["compiled"] == ["pkg.m0", "pkg.m1"]
+    assert again == {"compiled": [], "modules": {"pkg.m0": "zero", "pkg.m1": "one"}}
+    assert edited == {"compiled": ["pkg.m1"],
+                      "modules": {"pkg.m0": "zero", "pkg.m1": "one, edited"}}
+    assert flags["compiled"] == ["pkg.m0", "pkg.m1"]
+    assert len(out["cached"]) == 2 and all(n.startswith(("pkg.m0.", "pkg.m1."))
+                                           for n in out["cached"])
+    assert "from the build cache" in r.stderr
