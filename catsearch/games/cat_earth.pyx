@@ -15,7 +15,8 @@ char  card    copies  char  card    copies
 6     FFR     2       S     HS      4 (House Swap)
 ====  ======  ======  ====  ======  ======
 
-``?`` is an unknown card in a seat's view.
+``?`` is an unknown card in a seat's view; ``*`` (views a search played on only) a card
+the view's seat would know but nobody in the view does (``CARD_OWN``).
 
 Moves (ints ``0..1630``), with their text:
 
