@@ -15,7 +15,8 @@ char  card    copies  char  card    copies
 6     FFR     2       S     HS      4 (House Swap)
 ====  ======  ======  ====  ======  ======
 
-``?`` is an unknown card in a seat's view.
+``?`` is an unknown card in a seat's view; ``*`` (views a search played on only) a card
+the view's seat would know but nobody in the view does (``CARD_OWN``).
 
 Moves (ints ``0..1630``), with their text:
 
@@ -59,6 +60,11 @@ from catsearch._core.options import Option
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 CARD_CHARS = "123456789TNS?"
+# In a view, ``*`` is a card the view's seat would have seen but that nobody in the view
+# knows: one it drew (its hand, its draws since the reshuffle), or one that went face up
+# (the discard pile, the reshuffled pile), in a view a search played moves on. ``?`` (a card
+# the seat cannot know) never appears there; ``*`` never in a view a seat holds in a game.
+CARD_OWN = "123456789TNS*"
 CARD_NAMES = ("F", "FF", "FFF", "FR", "FL", "FFR", "FFL", "FRL", "FLR", "TP", "CN", "HS")
 CARD_LONG = ("F", "FF", "FFF", "FR", "FL", "FFR", "FFL", "FRL", "FLR", "Teleport", "Cat Nip",
              "House Swap")
@@ -693,6 +699,34 @@ cdef void after_card(CEData* d, int p) noexcept nogil:
         end_play(d, p)
 
 
+cdef int possible_types(CEData* d) noexcept nogil:
+    """In a view, the card types (a bit mask) an unknown card of the seat to move can be in
+    at least one world the view's seat cannot tell from this one: a type of which some copy
+    is unseen (not in the discard pile, not a known card in a hand or the deck) and, after a
+    reshuffle, such that the deck can still be dealt from the pile without that card (the
+    deck holds only pile cards the seat has not drawn itself: ``deck_bound``)."""
+    cdef int cnt[CE_TYPES]
+    cdef int t, u, kk, total, k = CE_CARDS - d.deck_top, s = d.h.view_seat, mask = 0
+    unseen_counts(d, NO_SEAT, cnt)
+    for t in range(CE_TYPES):
+        if cnt[t] <= 0:
+            continue
+        if s >= 0 and d.pile_total and not d.pile[CE_UNK]:
+            total = 0
+            for u in range(CE_TYPES):
+                kk = d.pile[u] - d.fresh[s][u]
+                if kk < 0:
+                    kk = 0
+                if kk > cnt[u] - (u == t):
+                    kk = cnt[u] - (u == t)
+                if kk > 0:
+                    total += kk
+            if total < k:
+                continue
+        mask |= 1 << t
+    return mask
+
+
 # -- moves -------------------------------------------------------------------------------
 
 cdef int gen_moves(CEData* d, int* out) noexcept nogil:
@@ -700,6 +734,7 @@ cdef int gen_moves(CEData* d, int* out) noexcept nogil:
     cdef int n = 0, sq, c, k, dir, a, b, i, j, ne, nh, pos
     cdef unsigned char* hand
     cdef bint unk
+    cdef int poss = 0
     cdef unsigned char empties[49]
     cdef unsigned char hs[49]
     if d.h.terminal:
@@ -718,22 +753,24 @@ cdef int gen_moves(CEData* d, int* out) noexcept nogil:
         return n
     hand = d.hand[p]
     unk = hand[CE_UNK] > 0
+    if unk:     # a view: the types an unknown card of the mover can be in some world
+        poss = possible_types(d)
     if d.phase == PH_DISCARD:
         for c in range(CE_TYPES):
-            if hand[c] or unk:
+            if hand[c] or (unk and poss >> c & 1):
                 out[n] = M_DISC + c
                 n += 1
         return n
     # play
     for c in range(9):
-        if hand[c] or unk:
+        if hand[c] or (unk and poss >> c & 1):
             for k in range(d.ncats):
                 pos = d.cat_sq[k]
                 for dir in range(4):
                     if path_ok(d.board, pos, dir, c):
                         out[n] = M_PATH + (c * 4 + k) * 4 + dir
                         n += 1
-    if hand[TP] or unk:
+    if hand[TP] or (unk and poss >> TP & 1):
         ne = 0
         for sq in range(49):
             if d.board[sq] == EMPTY:
@@ -743,11 +780,11 @@ cdef int gen_moves(CEData* d, int* out) noexcept nogil:
             for i in range(ne):
                 out[n] = M_TELE + k * 49 + empties[i]
                 n += 1
-    if (hand[CN] or unk) and d.board[D4] == EMPTY:
+    if (hand[CN] or (unk and poss >> CN & 1)) and d.board[D4] == EMPTY:
         for k in range(d.ncats):
             out[n] = M_NIP + k
             n += 1
-    if hand[HS] or unk:
+    if hand[HS] or (unk and poss >> HS & 1):
         nh = 0
         for sq in range(49):
             if is_house(d.board[sq]):
@@ -1321,17 +1358,17 @@ cdef class CatEarth(State):
         with seat 0's first turn."""
         self.d.setup_random = options["setup"] == "random"
 
-    def dealt_from(self, int seat) -> dict:
+    def dealt_from(self, seat) -> dict:
         """The locations that :meth:`determinize` for ``seat`` deals from fewer cards than
         the seat has not seen, each with those cards (type order). After a reshuffle the deck
         is dealt, uniformly, from the cards of the reshuffled pile that the seat has not
         drawn itself and has not seen elsewhere; before, nothing is narrower (``{}``)."""
-        self._check_seat(seat)
+        cdef int s = self._check_seat(seat)
         cdef CEData* d = &self.d
         cdef int cnt[CE_TYPES]
         cdef int m[CE_TYPES]
-        unseen_counts(d, seat, cnt)
-        if not deck_bound(d, seat, cnt, m, CE_CARDS - d.deck_top):
+        unseen_counts(d, s, cnt)
+        if not deck_bound(d, s, cnt, m, CE_CARDS - d.deck_top):
             return {}
         return {"deck": "".join(CARD_CHARS[t] * m[t] for t in range(CE_TYPES))}
 
@@ -1694,6 +1731,7 @@ cdef class CatEarth(State):
         cdef unsigned char cards[64]
         cdef int turn, placed, cur
         cdef bint setup_cards
+        cdef int s = d.h.view_seat
         text = f.text
         if f.has("setup"):
             if f["setup"].value not in SETUPS:
@@ -1751,8 +1789,22 @@ cdef class CatEarth(State):
         f.split_c("hands", n, c'/', "hands", starts, ends, 8)
         a = f.vstart[f.key("hands")]
         for p in range(n):
-            k = f.cards_c("hands", starts[p], ends[p], _CARD, CARD_CHARS, counts, True, "", cards,
-                          64)
+            if p == s:
+                # the seat's own hand: its cards, and * for a card it drew in a view a search
+                # played on (unknown to it); never ?
+                if "?" in f.text[starts[p]:ends[p]]:
+                    raise f.err("hands", f"seat {p} knows its own cards: its view shows them "
+                                f"(* only for a card it drew in a view a search played on), "
+                                f"never ?", starts[p] - a, (ends[p] - starts[p]) or 1)
+                k = f.cards_c("hands", starts[p], ends[p], _CARD_OWN, CARD_OWN, counts, True,
+                              "", cards, 64)
+            else:
+                k = f.cards_c("hands", starts[p], ends[p], _CARD, CARD_CHARS, counts, True, "",
+                              cards, 64)
+                if s >= 0 and f.text[starts[p]:ends[p]].strip("?-"):
+                    raise f.err("hands", f"seat {s} cannot see seat {p}'s cards: in its view "
+                                f"another seat's hand is all ? (or -)", starts[p] - a,
+                                (ends[p] - starts[p]) or 1)
             if k > HAND_LIMIT + 1:
                 raise f.err("hands", f"seat {p} holds {k} cards; a hand has at most 5",
                               starts[p] - a, (ends[p] - starts[p]) or 1)
@@ -1764,12 +1816,24 @@ cdef class CatEarth(State):
                           cards, 64)
         if ndeck > CE_CARDS:
             raise f.err("deck", f"{ndeck} cards is more than the deck has")
+        if s >= 0 and f.value("deck").strip("?-"):
+            raise f.err("deck", f"seat {s} cannot see the deck's cards: in a view the deck is "
+                        f"all ? (or -)")
         d.deck_top = CE_CARDS - ndeck
         for i in range(ndeck):
             d.deck[d.deck_top + i] = cards[i]
         a = f.key("discard")
-        k = f.cards_c("discard", f.vstart[a], f.vend[a], _CARD, CARD_CHARS, counts, True, "",
-                      cards, 64)
+        if s >= 0:
+            # face up: every seat saw it (* only in a view a search played on, for a hand
+            # that went face up unknown); never ?
+            if "?" in f.value("discard"):
+                raise f.err("discard", f"the discard pile is face up: seat {s} knows its cards "
+                            f"(never ?)")
+            k = f.cards_c("discard", f.vstart[a], f.vend[a], _CARD_OWN, CARD_OWN, counts, True,
+                          "", cards, 64)
+        else:
+            k = f.cards_c("discard", f.vstart[a], f.vend[a], _CARD, CARD_CHARS, counts, True,
+                          "", cards, 64)
         for i in range(min(k, 64)):
             d.discard[cards[i]] += 1
         check_counts(text, counts, COMP, CE_TYPES, CARD_LONG, SPEC.name, d.h.view_seat >= 0)
@@ -1897,8 +1961,18 @@ cdef class CatEarth(State):
             raise f.error(f[key], "pile= and fresh= come together")
         if d.phase < PH_PLAY:
             raise f.error(f[key], "there is no reshuffle during setup")
+        letters = CARD_OWN if s >= 0 else CARD_CHARS
+        if len(f["pile"].value) > CE_CARDS:
+            raise f.error(f["pile"], f"{len(f['pile'].value)} cards: the reshuffled pile holds "
+                          f"at most {CE_CARDS}")
+        if len(f["fresh"].value) > CE_CARDS + 2 * n:
+            raise f.error(f["fresh"], f"too long: at most {CE_CARDS} cards were drawn since the "
+                          f"reshuffle")
+        if s >= 0 and "?" in f["pile"].value:
+            raise f.error(f["pile"], f"the reshuffled pile was face up: seat {s} knows its "
+                          f"cards (never ?)")
         counts = [0] * 13
-        pile = f.cards("pile", f["pile"].value, 0, CARD_CHARS, counts, unknown=s >= 0)
+        pile = f.cards("pile", f["pile"].value, 0, letters, counts, unknown=s >= 0)
         if not pile:
             raise f.error(f["pile"], "the reshuffled pile holds at least one card")
         for t in range(CE_UNK + 1):
@@ -1910,7 +1984,18 @@ cdef class CatEarth(State):
         drawn = 0
         for p, (part, off) in enumerate(f.parts("fresh", n, "/", "seats")):
             counts = [0] * 13
-            cards = f.cards("fresh", part, off, CARD_CHARS, counts, unknown=s >= 0)
+            if p == s and "?" in part:
+                raise f.error(f["fresh"], f"seat {s} saw its own draws since the reshuffle "
+                              f"(* only for one in a view a search played on), never ?", off,
+                              len(part) or 1)
+            if s >= 0 and p != s and part.strip("?-"):
+                raise f.error(f["fresh"], f"seat {s} cannot see seat {p}'s draws: in its view "
+                              f"they are all ? (or -)", off, len(part) or 1)
+            cards = f.cards("fresh", part, off, letters if p == s else CARD_CHARS, counts,
+                            unknown=s >= 0)
+            if len(cards) > CE_CARDS:
+                raise f.error(f["fresh"], f"seat {p} drew {len(cards)} cards since the "
+                              f"reshuffle; the pile had {d.pile_total}", off, len(part) or 1)
             for t in range(CE_UNK + 1):
                 d.fresh[p][t] = counts[t]
                 if t < CE_TYPES and counts[t] > d.pile[t] + d.pile[CE_UNK]:
@@ -1991,10 +2076,14 @@ cdef signed char _SQUARE[128]
 card_table(BOARD_CHARS + "!", _SQUARE)
 cdef signed char _CARD[128]
 card_table(CARD_CHARS, _CARD)
+cdef signed char _CARD_OWN[128]
+card_table(CARD_OWN, _CARD_OWN)
 
 
 cdef bytes _CARDS_B = CARD_CHARS.encode("ascii")
 cdef const char* _CARDS = _CARDS_B
+cdef bytes _OWN_B = CARD_OWN.encode("ascii")
+cdef const char* _OWN = _OWN_B
 cdef bytes _BOARD_B = BOARD_CHARS.encode("ascii")
 cdef const char* _BOARD = _BOARD_B
 cdef tuple _PHASES_B = tuple(ph.encode("ascii") for ph in PHASES)
@@ -2028,7 +2117,7 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
                 put_c(o, c'/')
             mark = o.n
             put_counted(o, <unsigned char*>d.hand[p] if j == 7 else <unsigned char*>d.fresh[p],
-                        CE_UNK + 1, _CARDS)
+                        CE_UNK + 1, _OWN if p == d.h.view_seat else _CARDS)
             dash_if_empty(o, mark)
     elif j == 8:                                # deck, top first
         mark = o.n
@@ -2036,7 +2125,7 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
         dash_if_empty(o, mark)
     elif j == 9:
         mark = o.n
-        put_counted(o, d.discard, CE_UNK + 1, _CARDS)
+        put_counted(o, d.discard, CE_UNK + 1, _OWN)
         dash_if_empty(o, mark)
     elif j == 10:                               # winners
         first = 1
@@ -2055,7 +2144,7 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
     elif j == 13:                               # pile
         if not d.pile_total:
             return 0
-        put_counted(o, d.pile, CE_UNK + 1, _CARDS)
+        put_counted(o, d.pile, CE_UNK + 1, _OWN)
     else:
         raise ValueError(f"no notation field {j}")
     return 1

@@ -1125,3 +1125,166 @@ def test_tensors_of_views_searched_forward():
     o = parts(v, v.observation_tensor(0), "observation")
     assert o["discard"][12] == pytest.approx(2 / 40) and o["discard"][0] == pytest.approx(1 / 4)
     assert lit(o["alive"]) == [0, 2]      # seat 0 and seat 2 (index 2); seat 1 is out
+
+
+# -- hardening (issue 33): views hold what their seat can know, and never crash ---------------
+
+ISSUE_VIEW = ("players=3 phase=house turn=0 round=0 played=0 pending=0 board=...0.../...0.../"
+              ".1..11./.0.C..2/....10./..2.2../...2... hands=-/-/- deck=" + "?" * 40
+              + " discard=- winners=- rng=? view=0")
+
+
+def test_a_view_refuses_an_illegal_move_and_no_legal_sequence_crashes():
+    # issue 33, item 1: FRL:cat1W on a setup view was accepted and left a state that raised
+    # in str()/to_text() or killed the process; in a subprocess, with random sequences of the
+    # moves views allow, from that view and from views of real games (each state printed and
+    # read back)
+    import subprocess
+    import sys
+    code = f"""
+import random, catsearch
+from catsearch import IllegalMoveError
+from catsearch.testing import random_game_states
+v = catsearch.from_text("cat-earth", {ISSUE_VIEW!r})
+try:
+    v.apply(v.str_to_move("FRL:cat1W"))
+    raise SystemExit("accepted")
+except IllegalMoveError:
+    pass
+starts = [v]
+for n in (2, 3, 4):
+    for i, (st, _) in enumerate(random_game_states("cat-earth", n, games=2, seed=33)):
+        if i % 9 == 0:
+            starts += [st.view(s) for s in range(n)]
+rng = random.Random(33)
+for v0 in starts:
+    for _ in range(2):
+        v = v0.clone()
+        for _ in range(200):
+            if v.is_terminal():
+                break
+            v.apply(rng.choice(v.legal_moves()))
+            str(v)
+            back = catsearch.from_text("cat-earth", v.to_text())
+            assert back == v and back.hash == v.hash == v.recompute_hash(), v.to_text()
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_a_views_moves_for_another_seat_are_those_of_some_world():
+    # every FFF is in the discard pile or seat 1's hand: seat 0 cannot play one (the fuzz's
+    # "5 FFF cards, but the game has 4"), nor a House Swap, all of which seat 1 has seen
+    st = make(OPEN, ["12", "3S", "T"], discard="333SSS")
+    v = st.view(1)
+    names = [v.move_to_str(m) for m in v.legal_moves()]
+    assert not any(x.startswith(("FFF:", "HS:")) for x in names)
+    assert "FF:d4N" in names and any(x.startswith("TP:") for x in names)
+    for seed in range(10):
+        w = st.determinize(1, seed=seed)
+        assert set(w.legal_moves()) <= set(v.legal_moves())
+    for m in v.legal_moves():
+        c = v.clone()
+        c.apply(m)
+        check(c)
+    with pytest.raises(IllegalMoveError):
+        v.play("FFF:d4S")
+
+
+def test_a_views_discards_for_another_seat_are_those_of_some_world():
+    # every F is in the discard pile: seat 0, discarding, cannot discard one
+    st = make(OPEN, ["22345", "", "T"], phase="discard", discard="1111")
+    v = st.view(2)
+    names = [v.move_to_str(m) for m in v.legal_moves()]
+    assert "x:F" not in names and "x:FF" in names and "x:TP" in names
+
+
+def test_a_views_moves_after_a_reshuffle_leave_the_deck_dealable():
+    # seat 1's view right after a reshuffle: the deck is the pile; seat 0 cannot play a card
+    # that the deck must still hold
+    st, pile = reshuffled_2p()
+    v = st.view(1)
+    for m in v.legal_moves():
+        c = v.clone()
+        c.apply(m)
+        check(c)
+    for seed in range(10):
+        assert set(st.view(1).determinize(1, seed=seed).legal_moves()) <= set(v.legal_moves())
+
+
+@pytest.mark.parametrize("old,new,field_name", [
+    ("hands=??/34/?", "hands=1?/34/?", "hands"),      # another seat's card
+    ("hands=??/34/?", "hands=??/?4/?", "hands"),      # ? in the seat's own hand
+    ("hands=??/34/?", "hands=??/3*/?", None),          # * where a card ... counts still add up
+    ("discard=NNS", "discard=NN?", "discard"),        # ? in the face-up discard pile
+])
+def test_a_view_refuses_what_its_seat_cannot_know(old, new, field_name):
+    v = make(OPEN, ["12", "34", "T"], discard="NNS").view(1)
+    text = v.to_text()
+    assert old in text
+    bad = text.replace(old, new)
+    if field_name is None:      # a * in the own hand is a view a search played on: it reads
+        assert catsearch.from_text(GAME, bad).to_text() == bad
+        return
+    with pytest.raises(NotationError, match=field_name):
+        catsearch.from_text(GAME, bad)
+
+
+def test_a_view_refuses_a_deck_card_and_another_seats_draws():
+    v = make(OPEN, ["12", "34", "T"], discard="NNS").view(1)
+    text = v.to_text()
+    with pytest.raises(NotationError, match="deck"):
+        catsearch.from_text(GAME, text.replace("deck=?", "deck=1", 1))
+    st, pile = reshuffled_2p()
+    st.play("end")                            # seat 0 draws a FFF from the reshuffled deck
+    w = st.view(1)
+    wt = w.to_text()
+    assert "fresh=?/- view=1" in wt
+    with pytest.raises(NotationError, match="fresh"):
+        catsearch.from_text(GAME, wt.replace("fresh=?/-", "fresh=3/-"))
+    with pytest.raises(NotationError, match="pile"):
+        catsearch.from_text(GAME, wt.replace(f"pile={pile}", f"pile={pile[:-1]}?"))
+    t0 = st.view(0).to_text()
+    assert "fresh=3/- view=0" in t0
+    with pytest.raises(NotationError, match="fresh"):
+        catsearch.from_text(GAME, t0.replace("fresh=3/-", "fresh=?/-"))
+    # a full state refuses * anywhere
+    with pytest.raises(NotationError):
+        catsearch.from_text(GAME, st.to_text().replace("fresh=3/-", "fresh=*/-"))
+
+
+def test_a_view_a_search_played_on_writes_star_and_reads_back():
+    # seat 0 ends its turn in seat 1's view: seat 1 draws a card nobody in the view knows
+    v = make(OPEN, ["12", "34", "T"], discard="NNS", turn=0).view(1)
+    v.play("end")
+    assert v.current_player == 1 and field(v, "hands").split("/")[1] == "34*"
+    check(v)
+    assert dict(v.chance_outcomes())
+    # eliminated seats' unknown cards reach the discard pile as *
+    board = b3(".......", ".2.....", "...C001", ".......", "..2....")
+    v = make(board, ["11", "25", "34"]).view(0)
+    v.play("F:d4E")
+    assert field(v, "discard") == "1**"
+    check(v)
+
+
+@pytest.mark.parametrize("key", ["pile", "fresh"])
+@pytest.mark.parametrize("length", [41, 255, 256, 300, 1000])
+def test_long_memory_fields_are_notation_errors(key, length):
+    # issue 33, item 4: 256+ characters in fresh= / pile= raised OverflowError
+    st, pile = reshuffled_2p()
+    for text, unk in ((st.to_text(), "1"), (st.view(0).to_text(), "?")):
+        value = dict(tok.split("=", 1) for tok in text.split(" "))[key]
+        long = unk * length if key == "pile" else "/".join(["?" * length, "-"])
+        with pytest.raises(NotationError, match=key):
+            catsearch.from_text(GAME, text.replace(f"{key}={value}", f"{key}={long}"))
+
+
+@pytest.mark.parametrize("seat,error", [(2**31, ValueError), (2**64, ValueError), (-1, ValueError),
+                                        (True, TypeError), (1.0, TypeError), ("0", TypeError),
+                                        (None, TypeError)])
+def test_dealt_from_checks_its_seat(seat, error):
+    st, _ = reshuffled_2p()
+    with pytest.raises(error):
+        st.dealt_from(seat)
+    assert st.dealt_from(0) == st.dealt_from(0)
