@@ -8,7 +8,8 @@ import time
 
 import catsearch
 from catsearch._core.state import State
-from catsearch.search.players import Limits, Player
+from catsearch.search.limits import StopToken
+from catsearch.search.players import Limits
 from catsearch.search.spec import PlayerSpec
 
 __all__ = ["bench_positions", "fnv1a64", "run_bench", "BenchRun", "BENCH_PLIES", "BENCH_ITERATIONS"]
@@ -65,17 +66,12 @@ class BenchRun:
         self.spec = spec
         self.iterations = iterations
         self.stop_event = threading.Event()
-        self._lock = threading.Lock()
-        self._player: Player | None = None      # the player searching now
+        self.token = StopToken()                # every search's: once set, each ends at once
 
     def stop(self) -> None:
-        """Stop the bench (may be called again: a stop that lands before a search has
-        begun can be forgotten by the searcher when it begins)."""
+        """Stop the bench: the search running ends, and no other begins."""
         self.stop_event.set()
-        with self._lock:
-            player = self._player
-        if player is not None:
-            player.stop()
+        self.token.set()
 
     def run(self) -> list[str]:
         positions = bench_positions()
@@ -87,15 +83,12 @@ class BenchRun:
             if self.stop_event.is_set():
                 break
             player = self.spec.build()
-            with self._lock:
-                self._player = player
             try:
                 t1 = time.perf_counter()
-                res = player.search(st, limits=Limits(iterations=self.iterations, seed=i))
+                res = player.search(st, limits=Limits(iterations=self.iterations, seed=i,
+                                                      stop=self.token))
                 ms = int(round((time.perf_counter() - t1) * 1000))
             finally:
-                with self._lock:
-                    self._player = None
                 player.close()
             if self.stop_event.is_set():
                 break               # this search was cut short: it does not count

@@ -303,7 +303,7 @@ class Engine:
             raise BadInput(f"go: setoption Player: {e}") from None
         job = SearchJob(player=self.player, state=st.clone(), limits=go.limits,
                         infinite=go.infinite, out=self.out, log=self.log,
-                        current_player=lambda: self.player, quitting=lambda: self.quitting)
+                        current_player=lambda: self.player)
         self.search = job
         job.start(go.movetime)
 

@@ -9,14 +9,15 @@ writes ``bestmove`` exactly once, after which nothing of it is written any more.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
-import time
 import traceback
 from dataclasses import dataclass, field
 from typing import IO, Callable
 
 from catsearch._core.state import State
 from catsearch.engine.commands import one_line
+from catsearch.search.limits import StopToken
 from catsearch.search.players import Limits, Player, SearchResult
 
 __all__ = ["Output", "SearchJob", "TaskJob", "format_info"]
@@ -78,14 +79,14 @@ class SearchJob:
     log: IO[str]
     thread: threading.Thread | None = None
     stop_event: threading.Event = field(default_factory=threading.Event)
+    #: the search's stop (``Limits.stop``): set before the search begins, it still ends it
+    token: StopToken = field(default_factory=StopToken)
     finished: bool = False
     in_player: bool = True
     timer: threading.Timer | None = None
     #: the engine's player now, asked when the search ends: a player replaced meanwhile
     #: (``setoption``, ``ucinewgame``) is closed by the job
     current_player: Callable[[], Player] | None = None
-    #: whether the engine is quitting (then a stop is not repeated)
-    quitting: Callable[[], bool] | None = None
 
     def start(self, movetime: int | None) -> None:
         """Run the search in its thread; ``movetime`` (ms): stop it then."""
@@ -98,33 +99,19 @@ class SearchJob:
             self.timer.start()
 
     def stop(self) -> None:
-        """Ask the player to stop (``stop``, ``quit``, the end of ``movetime``)."""
+        """Ask the player to stop (``stop``, ``quit``, the end of ``movetime``): the search's
+        token is set, which ends it even if it has not begun yet; a player that does not
+        read tokens (a plugin's) is told once more by :meth:`Player.stop`."""
         if self.finished:
             return
-        first = not self.stop_event.is_set()
         self.stop_event.set()
+        self.token.set()
         if not self.in_player:
             return          # its search already returned: a late stop() could hit the next
         try:
             self.player.stop()
         except Exception:
             traceback.print_exc(file=self.log)
-        if first:
-            # A stop() that lands before the player's search() has begun may be forgotten
-            # when it begins (searchers reset their stop flag there): repeat it until the
-            # search has returned.
-            threading.Thread(target=self._keep_stopping, daemon=True,
-                             name="catsearch-stop").start()
-
-    def _keep_stopping(self) -> None:
-        while self.in_player and not (self.quitting and self.quitting()):
-            time.sleep(0.02)
-            if self.in_player:
-                try:
-                    self.player.stop()
-                except Exception:
-                    traceback.print_exc(file=self.log)
-                    return
 
     def _run(self) -> None:
         st = self.state
@@ -142,7 +129,8 @@ class SearchJob:
         lines: list[str]
         try:
             try:
-                result = self.player.search(st, limits=self.limits, info=on_info)
+                result = self.player.search(
+                    st, limits=dataclasses.replace(self.limits, stop=self.token), info=on_info)
             finally:
                 self.in_player = False
             if result.move not in searched.legal_moves():
@@ -191,23 +179,10 @@ class TaskJob:
         if self.finished or self.stopping:
             return
         self.stopping = True
-        self._stop_once()
-        # a searcher of bench may forget a stop that lands before its search began: repeat
-        threading.Thread(target=self._keep_stopping, daemon=True, name="catsearch-stop").start()
-
-    def _stop_once(self) -> bool:
         try:
             self.on_stop()
         except Exception:
             traceback.print_exc(file=self.log)
-            return False
-        return True
-
-    def _keep_stopping(self) -> None:
-        while not self.finished:
-            time.sleep(0.02)
-            if self.finished or not self._stop_once():
-                return
 
     def _run(self) -> None:
         try:

@@ -13,29 +13,97 @@ The player provides the searcher's side (see :class:`catsearch.search.mcts.MCTSP
 ``_snapshot(core)`` what a core reports, ``_finish(view, seat, cores)`` keeps them for reuse,
 and ``_process_options(worker, workers)`` the options of a worker process's own player.
 
-A plan (:meth:`catsearch.search.mcts.MCTSPlayer._plan`) is a dict: ``iterations`` (-1: no
-limit), ``seconds`` (``None``: none), ``nodes`` (0: none), ``depth`` (0: none), ``seed``, and
-``stall`` (end when the tree stops growing: a search bounded by nodes alone).
+A search runs under a :class:`SearchPlan` (:meth:`catsearch.search.mcts.MCTSPlayer._plan`
+makes it from the search's limits) and ends at its limits or when its
+:class:`~catsearch.search.limits.StopToken` is set: the plan's, which the caller may set
+before the search begins, or the one :meth:`Driver.stop` sets. A worker's error reaches the
+caller as itself, from threads and from processes alike.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import multiprocessing
 import multiprocessing.connection
+import pickle
 import threading
 import time
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from catsearch._core.options import mix64
+from catsearch.search.limits import Limits, StopToken
 from catsearch.search.results import split
 from catsearch.search.tree import monotonic
 
-__all__ = ["Driver", "drive", "worker_seed"]
+__all__ = ["Driver", "SearchPlan", "Track", "drive", "worker_seed"]
 
 #: what the driver calls with the workers' latest snapshots while a search runs
 OnInfo = Callable[[list[dict]], None]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SearchPlan:
+    """What one search runs under.
+
+    :ivar iterations: iterations in all (-1: no limit).
+    :ivar seconds: wall time (``None``: none).
+    :ivar nodes: nodes to add in all (0: none).
+    :ivar depth: the deepest node below the root (0: none).
+    :ivar seed: the search's seed (each worker's is :func:`worker_seed` of it).
+    :ivar stall: end when the tree stops growing (a search bounded by nodes alone).
+    :ivar stop: the caller's stop token (``None``: the search gets one of its own).
+    """
+
+    iterations: int
+    seconds: float | None
+    nodes: int
+    depth: int
+    seed: int
+    stall: bool
+    stop: StopToken | None = dataclasses.field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def from_budget(cls, budget: Limits, seed: int) -> SearchPlan:
+        """The plan of a search under ``budget`` (:func:`~catsearch.search.limits.resolve`)."""
+        return cls(iterations=budget.iterations or -1, seconds=budget.seconds,
+                   nodes=budget.nodes or 0, depth=budget.depth or 0, seed=seed,
+                   stall=(budget.nodes is not None and budget.iterations is None
+                          and budget.seconds is None), stop=budget.stop)
+
+    def deadline(self) -> float:
+        """The monotonic time the search ends by (0.0: none), from now."""
+        return monotonic() + self.seconds if self.seconds is not None else 0.0
+
+    def for_worker(self, w: int, n: int) -> SearchPlan:
+        """Worker ``w``'s share of ``n`` (its iterations, nodes and seed; no token: a worker
+        process is stopped by its pool)."""
+        return dataclasses.replace(self, iterations=split(self.iterations, n)[w],
+                                   nodes=split(self.nodes, n)[w] if self.nodes else 0,
+                                   seed=worker_seed(self.seed, w), stop=None)
+
+
+@dataclass(frozen=True)
+class Track:
+    """Where kept trees stand (reuse): the game, its player count, the searching seat and the
+    ply of the position they were searched from, advanced by one with each move followed."""
+
+    game: str
+    players: int
+    seat: int
+    ply: int
+
+    def leads_to(self, view, seat: int, *, trust_ply: bool = False) -> bool:
+        """Whether a search of ``view`` for ``seat`` continues from here (``trust_ply``: the
+        ply is not compared, for a worker process whose parent already matched it)."""
+        return (self.game == view.game_id and self.players == view.players
+                and self.seat == seat and (trust_ply or self.ply == view.ply))
+
+    def advanced(self) -> Track:
+        """The track after one more move."""
+        return dataclasses.replace(self, ply=self.ply + 1)
 
 
 def worker_seed(seed: int, worker: int) -> int:
@@ -77,39 +145,33 @@ class Driver:
         self.player = weakref.proxy(player)
         self.pool: ProcessPool | None = None
         self._lock = threading.Lock()
-        self._stopping = False
-        self._cores: list = []          # the cores of the running search (for stop)
+        self._token: StopToken | None = None     # the running search's (for stop)
 
-    def search(self, view, seat: int, plan: dict, on_info: OnInfo | None) -> list[dict]:
+    def search(self, view, seat: int, plan: SearchPlan, on_info: OnInfo | None) -> list[dict]:
         """Run one search of ``view`` for ``seat`` under ``plan``: the workers' final
         snapshots (``on_info``, if given, is called with the latest ones between chunks)."""
+        token = plan.stop if plan.stop is not None else StopToken()
         with self._lock:
-            self._stopping = False
-            if self.pool is not None:
-                self.pool.stop_event.clear()
-        deadline = monotonic() + plan["seconds"] if plan["seconds"] is not None else 0.0
-        player = self.player
-        if player.parallel == "processes" and player.workers > 1:
-            with self._lock:
+            self._token = token
+        try:
+            deadline = plan.deadline()
+            player = self.player
+            if player.parallel == "processes" and player.workers > 1:
                 if self.pool is None:
                     self.pool = ProcessPool(player)
-                if self._stopping:
-                    self.pool.stop()
-            return self.pool.search(view, plan, deadline, on_info)
-        return self._threads(view, seat, plan, deadline, on_info)
+                return self.pool.search(view, plan, deadline, on_info, token)
+            return self._threads(view, seat, plan, deadline, on_info, token)
+        finally:
+            with self._lock:
+                self._token = None
 
-    def _threads(self, view, seat: int, plan: dict, deadline: float,
-                 on_info: OnInfo | None) -> list[dict]:
+    def _threads(self, view, seat: int, plan: SearchPlan, deadline: float,
+                 on_info: OnInfo | None, token: StopToken) -> list[dict]:
         player = self.player
         cores = player._prepare(view, seat, plan)
-        with self._lock:
-            self._cores = cores
-            if self._stopping:
-                for core in cores:
-                    core.stop()
+        unhook = token.on_set(lambda: [core.stop() for core in cores])
         n = len(cores)
-        iters = split(plan["iterations"], n)
-        nodes = split(plan["nodes"], n) if plan["nodes"] else [0] * n
+        shares = [plan.for_worker(w, n) for w in range(n)]
         chunk = player.info_interval if on_info is not None else None
         snaps: list[dict | None] = [None] * n
         errors: list[BaseException] = []
@@ -120,7 +182,8 @@ class Driver:
                 if n == 1 and on_info is not None:
                     on_info(snaps)
             try:
-                drive(cores[w], iters[w], deadline, nodes[w], chunk, snap, plan["stall"])
+                drive(cores[w], shares[w].iterations, deadline, shares[w].nodes, chunk, snap,
+                      plan.stall)
             except BaseException as e:   # re-raised in the searching thread
                 errors.append(e)
                 for c in cores:
@@ -147,19 +210,18 @@ class Driver:
                 raise errors[0]
             return [player._snapshot(core) for core in cores]
         finally:
-            with self._lock:
-                self._cores = []
+            unhook()
             player._finish(view, seat, cores)
 
     def stop(self) -> None:
-        """Make a running search (in another thread) return now with its best move so far;
-        it returns within one iteration with threads, within milliseconds with processes."""
+        """Make the running search (in another thread) return now with its best move so far;
+        it returns within one iteration with threads, within milliseconds with processes. No
+        search running: nothing happens (a stop that must reach a search about to begin is
+        its plan's token: ``Limits(stop=token)``)."""
         with self._lock:
-            self._stopping = True
-            for core in self._cores:
-                core.stop()
-            if self.pool is not None:
-                self.pool.stop()
+            token = self._token
+        if token is not None:
+            token.set()
 
     def close(self) -> None:
         """Stop the worker processes, if any."""
@@ -170,13 +232,25 @@ class Driver:
 
 # -- worker processes --------------------------------------------------------------------
 
-def _process_main(conn, stop_event, name: str, options: dict) -> None:
-    """A worker process: one single-worker player, driven over ``conn``."""
+def _sendable(e: BaseException) -> BaseException:
+    """``e`` if it survives pickling (the caller raises it as itself), else a RuntimeError
+    naming its type and message."""
+    try:
+        pickle.loads(pickle.dumps(e))
+        return e
+    except Exception:
+        return RuntimeError(f"{type(e).__name__}: {e}")
+
+
+def _search_worker_main(conn, stop_event, name: str, options: dict) -> None:
+    """A search worker process: one single-worker player, driven over ``conn``. An error of
+    ``observe`` (which has no answer) is kept and answered to the next search."""
     from catsearch.games import from_text
     from catsearch.search.spec import player_class
 
     player = player_class(name)(**options)
     player._trust_ply = True
+    pending: BaseException | None = None
     while True:
         try:
             msg = conn.recv()
@@ -191,10 +265,15 @@ def _process_main(conn, stop_event, name: str, options: dict) -> None:
             _, game_id, text, move = msg
             try:
                 player.observe(from_text(game_id, text), move)
-            except Exception:
+            except Exception as e:
                 player._kept, player._track = [], None
+                pending = pending or e
         elif kind == "search":
             _, game_id, text, plan, deadline, chunk = msg
+            if pending is not None:
+                conn.send(("error", _sendable(pending)))
+                pending = None
+                continue
             try:
                 view = from_text(game_id, text)
                 seat = view.current_player
@@ -211,15 +290,15 @@ def _process_main(conn, stop_event, name: str, options: dict) -> None:
                 watcher = threading.Thread(target=watch, daemon=True)
                 watcher.start()
                 try:
-                    drive(cores[0], plan["iterations"], deadline, plan["nodes"], chunk,
+                    drive(cores[0], plan.iterations, deadline, plan.nodes, chunk,
                           lambda core: conn.send(("partial", player._snapshot(core))),
-                          plan["stall"])
+                          plan.stall)
                 finally:
                     done.set()
                 conn.send(("done", player._snapshot(cores[0])))
                 player._finish(view, seat, cores)
             except Exception as e:   # the parent raises it
-                conn.send(("error", f"{type(e).__name__}: {e}"))
+                conn.send(("error", _sendable(e)))
 
 
 class ProcessPool:
@@ -232,11 +311,11 @@ class ProcessPool:
         self.stop_event = ctx.Event()
         self.conns = []
         self.procs = []
-        self.track: dict | None = None
+        self.track: Track | None = None
         n = player.workers
         for w in range(n):
             parent, child = ctx.Pipe()
-            proc = ctx.Process(target=_process_main, daemon=True,
+            proc = ctx.Process(target=_search_worker_main, daemon=True,
                                args=(child, self.stop_event, player.name,
                                      player._process_options(w, n)),
                                name=f"catsearch-{player.name}-{w}")
@@ -245,49 +324,48 @@ class ProcessPool:
             self.conns.append(parent)
             self.procs.append(proc)
 
-    def search(self, view, plan: dict, deadline: float, on_info: OnInfo | None) -> list[dict]:
+    def search(self, view, plan: SearchPlan, deadline: float, on_info: OnInfo | None,
+               token: StopToken) -> list[dict]:
         n = len(self.conns)
-        track = self.track
-        if track is not None and not (
-                track["game"] == view.game_id and track["players"] == view.players
-                and track["seat"] == view.current_player and track["ply"] == view.ply):
+        if self.track is not None and not self.track.leads_to(view, view.current_player):
             self.new_game()          # the kept trees do not lead here: the workers drop them
-        iters = split(plan["iterations"], n)
-        nodes = split(plan["nodes"], n) if plan["nodes"] else [0] * n
         interval = self.player.info_interval
         chunk = interval if on_info is not None else None
         text = view.to_text()
+        self.stop_event.clear()
         for w, conn in enumerate(self.conns):
-            p = dict(plan, iterations=iters[w], nodes=nodes[w],
-                     seed=worker_seed(plan["seed"], w))
-            conn.send(("search", view.game_id, text, p, deadline, chunk))
+            conn.send(("search", view.game_id, text, plan.for_worker(w, n), deadline, chunk))
+        unhook = token.on_set(self.stop_event.set)
         latest: list[dict | None] = [None] * n
         final: list[dict | None] = [None] * n
-        error = None
-        while any(f is None for f in final):
-            waiting = [c for c, f in zip(self.conns, final) if f is None]
-            for conn in multiprocessing.connection.wait(waiting, timeout=interval):
-                w = self.conns.index(conn)
-                try:
-                    kind, payload = conn.recv()
-                except EOFError:
-                    kind, payload = "error", f"worker process {w} died"
-                if kind == "partial":
-                    latest[w] = payload
-                elif kind == "done":
-                    final[w] = latest[w] = payload
-                else:
-                    error = error or payload
-                    final[w] = {}
-                    self.stop_event.set()
-            ready = [r for r in latest if r]
-            if on_info is not None and ready and any(f is None for f in final):
-                on_info(ready)
+        error: BaseException | None = None
+        try:
+            while any(f is None for f in final):
+                waiting = [c for c, f in zip(self.conns, final) if f is None]
+                for conn in multiprocessing.connection.wait(waiting, timeout=interval):
+                    w = self.conns.index(conn)
+                    try:
+                        kind, payload = conn.recv()
+                    except EOFError:
+                        kind, payload = "error", RuntimeError(f"search worker process {w} died")
+                    if kind == "partial":
+                        latest[w] = payload
+                    elif kind == "done":
+                        final[w] = latest[w] = payload
+                    else:
+                        error = error or payload
+                        final[w] = {}
+                        self.stop_event.set()
+                ready = [r for r in latest if r]
+                if on_info is not None and ready and any(f is None for f in final):
+                    on_info(ready)
+        finally:
+            unhook()
         if error is not None:
-            raise RuntimeError(f"a search worker process failed: {error}")
-        if self.player.reuse:
-            self.track = {"game": view.game_id, "players": view.players,
-                          "seat": view.current_player, "ply": view.ply}
+            self.track = None
+            raise error
+        self.track = (Track(view.game_id, view.players, view.current_player, view.ply)
+                      if self.player.reuse else None)
         return final
 
     def observe(self, view, move) -> None:
@@ -296,7 +374,7 @@ class ProcessPool:
             return
         for conn in self.conns:
             conn.send(("observe", view.game_id, view.to_text(), move))
-        self.track["ply"] += 1
+        self.track = self.track.advanced()
 
     def stop(self) -> None:
         self.stop_event.set()

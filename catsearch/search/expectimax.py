@@ -35,7 +35,7 @@ from typing import Any
 
 from catsearch._core.state import State
 from catsearch.search.expectimax_core import MAX_DEPTH, PRUNINGS, ExpectimaxCore
-from catsearch.search.limits import Limits, resolve
+from catsearch.search.limits import Limits, StopToken, resolve
 from catsearch.search.options import EXPECTIMAX_ALIASES, EXPECTIMAX_OPTIONS, configure
 from catsearch.search.players import (InfoCallback, MoveStats, Player, SearchResult, _seat_view,
                                       forced_result)
@@ -158,7 +158,7 @@ class Expectimax(Player):
                     pruning=PRUNINGS[self.pruning], max_chance=self.max_chance,
                     sample=self.chance == "sample", seed=seed, max_depth=depth or MAX_DEPTH,
                     node_limit=nodes or 0, seconds=seconds or 0.0, playouts=self.playouts,
-                    weights=weights,
+                    weights=weights, stop=budget.stop,
                     info=None if info is None else callback)
         return to_result(r)
 
@@ -182,7 +182,8 @@ class Expectimax(Player):
 
 
 def _deepen(core: ExpectimaxCore, root: State, *, max_depth: int, seconds: float,
-            node_limit: int, info=None, **options) -> dict[str, Any]:
+            node_limit: int, info=None, stop: StopToken | None = None,
+            **options) -> dict[str, Any]:
     """Iterative deepening of ``core`` over ``root``: depth 1, 2, ... up to ``max_depth``, each
     iteration in C, until a limit stops one, the tree is solved or the next iteration would
     not finish in time; each iteration searches the previous best move first, then the others
@@ -210,6 +211,8 @@ def _deepen(core: ExpectimaxCore, root: State, *, max_depth: int, seconds: float
 
     moves = core.begin(root, max_depth=max_depth, seconds=seconds, node_limit=node_limit,
                        info=None if info is None else hook, **options)
+    # the token's hook after begin(), which clears the stop flag: a token set before is kept
+    unhook = stop.on_set(core.stop) if stop is not None else (lambda: None)
     n = len(moves)
     values: list[Any] = [None] * n
     exact = [False] * n
@@ -243,4 +246,5 @@ def _deepen(core: ExpectimaxCore, root: State, *, max_depth: int, seconds: float
             best = 0
         return snapshot(best)
     finally:
+        unhook()
         core.end()

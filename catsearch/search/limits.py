@@ -19,12 +19,14 @@ which counts no iterations) leaves the default.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from catsearch._core.options import SEED, Option
 
-__all__ = ["Limits", "resolve", "check_limits", "MAX_COUNT", "BUDGET_LIMITS"]
+__all__ = ["Limits", "StopToken", "resolve", "check_limits", "MAX_COUNT", "BUDGET_LIMITS"]
 
 #: the largest iteration or node count a budget may ask for
 MAX_COUNT = 2**62
@@ -59,6 +61,57 @@ DEPTH = Option("depth", int, None, 1, C_INT_MAX, none_ok=True, doc="the deepest 
 BUDGET_LIMITS = ("iterations", "nodes", "seconds")
 
 
+class StopToken:
+    """The stop of one search: :meth:`set` (from any thread, any number of times) ends the
+    search it was given to (``Limits(stop=token)``) with its best move so far, whether that
+    search is already running or has not begun yet: a search that starts with its token set
+    runs its one obligatory iteration and returns. Searchers hook their cores to it
+    (:meth:`on_set`); a token stays in its process (it does not pickle).
+    """
+
+    __slots__ = ("_lock", "_set", "_hooks")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._set = False
+        self._hooks: list[Callable[[], None]] = []
+
+    def set(self) -> None:
+        """Stop the search (again: nothing more happens)."""
+        with self._lock:
+            if self._set:
+                return
+            self._set = True
+            hooks, self._hooks = self._hooks, []
+        for hook in hooks:
+            hook()
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def on_set(self, hook: Callable[[], None]) -> Callable[[], None]:
+        """Call ``hook()`` when the token is set (at once if it is); return a function that
+        takes the hook back (a search does when it ends, so that a late :meth:`set` touches
+        nothing of the next search)."""
+        with self._lock:
+            if not self._set:
+                self._hooks.append(hook)
+                return lambda: self._forget(hook)
+        hook()
+        return lambda: None
+
+    def _forget(self, hook) -> None:
+        with self._lock:
+            if hook in self._hooks:
+                self._hooks.remove(hook)
+
+    def __reduce__(self):
+        raise TypeError("a StopToken cannot leave its process (it stops searches there)")
+
+    def __repr__(self) -> str:
+        return f"<StopToken {'set' if self._set else 'not set'}>"
+
+
 @dataclass(frozen=True)
 class Limits:
     """Limits for one search, overriding the player's own options.
@@ -73,8 +126,12 @@ class Limits:
     :ivar nodes: nodes to create or visit (at least 1).
     :ivar depth: depth (expectimax plies; the deepest tree node below the root in MCTS).
     :ivar seconds: wall time (> 0).
-    :ivar infinite: search until :meth:`Player.stop` is called (no other budget).
+    :ivar infinite: search until :meth:`Player.stop` is called, or ``stop`` is set (no other
+        budget).
     :ivar seed: the seed of this search (0 to 2**64 - 1).
+    :ivar stop: a :class:`StopToken` that ends this search when set, even if set before the
+        search begins (``None``: :meth:`Player.stop` only, which reaches a running search).
+        Not part of the budget: it compares and hashes as no field.
     """
 
     iterations: int | None = None
@@ -83,6 +140,7 @@ class Limits:
     seconds: float | None = None
     infinite: bool = False
     seed: int | None = None
+    stop: StopToken | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         """Check every field (so that every ``Limits`` is a valid one, whichever player it
@@ -99,6 +157,9 @@ class Limits:
         if not isinstance(self.infinite, bool):
             raise TypeError(f"Limits.infinite must be True or False, not "
                             f"{type(self.infinite).__name__} {self.infinite!r}")
+        if self.stop is not None and not isinstance(self.stop, StopToken):
+            raise TypeError(f"Limits.stop must be a StopToken or None, not "
+                            f"{type(self.stop).__name__}")
 
 
 _OPTIONS: dict[str, Option] = {}
@@ -162,4 +223,4 @@ def resolve(limits: Limits | None, own: Limits, default: Limits, *,
         budget = dataclasses.replace(budget, depth=lim.depth)
     if not budget.infinite and all(getattr(budget, k) is None for k in counts):
         budget = default if lim.depth is None else dataclasses.replace(default, depth=lim.depth)
-    return dataclasses.replace(budget, seed=lim.seed)
+    return dataclasses.replace(budget, seed=lim.seed, stop=lim.stop)

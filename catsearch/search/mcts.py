@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from catsearch._core.state import State
-from catsearch.search.driver import Driver, worker_seed
+from catsearch.search.driver import Driver, SearchPlan, Track, worker_seed
 from catsearch.search.ismcts import ISMCTSCore
 from catsearch.search.limits import Limits, resolve
 from catsearch.search.options import (
@@ -68,17 +68,19 @@ class MCTSPlayer(Player):
             refuse(self.name, "give iterations or seconds (or both): iterations=0 leaves the "
                    "search unbounded (Limits(infinite=True) searches until stop())",
                    "iterations", 0)
-        if self._own.iterations is None and self._own.seconds is None:
-            self.iterations = DEFAULT_ITERATIONS        # the default budget
-        else:
-            self.iterations = self._own.iterations
         self._seeds = random.Random(self.seed)
         self._driver = Driver(self)
         self._kept: list = []           # cores kept for reuse
-        self._track: dict | None = None  # what the kept cores stand for
+        self._track: Track | None = None  # what the kept cores stand for
         # in a worker process: the parent checks that the moves follow on (the notation
         # the views travel in does not carry the ply)
         self._trust_ply = False
+
+    @property
+    def budget(self) -> Limits:
+        """What a search runs under when its limits set no budget: the player's own
+        ``iterations`` and ``seconds``, else the default (``DEFAULT_ITERATIONS``)."""
+        return resolve(None, self._own, _DEFAULT_BUDGET, counts=_COUNTS)
 
     # -- hooks for the two searchers --------------------------------------------------------
     def _new_core(self, view: State, seat: int, seed: int, worker: int, nworkers: int):
@@ -121,8 +123,8 @@ class MCTSPlayer(Player):
         return NODE_BYTES
 
     # -- searching --------------------------------------------------------------------------
-    def _plan(self, limits: Limits | None) -> dict:
-        """The plan of one search (see :mod:`catsearch.search.driver`)."""
+    def _plan(self, limits: Limits | None) -> SearchPlan:
+        """The plan of one search (see :class:`~catsearch.search.driver.SearchPlan`)."""
         budget = resolve(limits, self._own, _DEFAULT_BUDGET, counts=_COUNTS)
         if budget.seed is not None:
             seed = budget.seed
@@ -130,10 +132,7 @@ class MCTSPlayer(Player):
             seed = self._seeds.getrandbits(64)
         else:
             seed = int.from_bytes(os.urandom(8), "little")
-        return {"iterations": budget.iterations or -1, "seconds": budget.seconds,
-                "nodes": budget.nodes or 0, "depth": budget.depth or 0, "seed": seed,
-                "stall": (budget.nodes is not None and budget.iterations is None
-                          and budget.seconds is None)}
+        return SearchPlan.from_budget(budget, seed)
 
     def search(self, state: State, *, limits: Limits | None = None,
                info: InfoCallback | None = None) -> SearchResult:
@@ -165,16 +164,15 @@ class MCTSPlayer(Player):
     def _snapshot(self, core) -> dict:
         return snapshot(core, self._trees(core))
 
-    def _prepare(self, view: State, seat: int, plan: dict) -> list:
+    def _prepare(self, view: State, seat: int, plan: SearchPlan) -> list:
         """The cores for this search: the kept ones, rebased, if the information set
         continues from the last search (see :meth:`observe`), else fresh ones."""
         n = self.workers
-        seeds = [worker_seed(plan["seed"], w) for w in range(n)]
+        seeds = [worker_seed(plan.seed, w) for w in range(n)]
         track = self._track
         cores = []
         if (self.reuse and track is not None and len(self._kept) == n
-                and track["game"] == view.game_id and track["players"] == view.players
-                and track["seat"] == seat and (self._trust_ply or track["ply"] == view.ply)):
+                and track.leads_to(view, seat, trust_ply=self._trust_ply)):
             for core, s in zip(self._kept, seeds):
                 self._rebase(core, view, s)
                 cores.append(core)
@@ -183,14 +181,13 @@ class MCTSPlayer(Player):
         self._kept = []
         self._track = None
         for core in cores:
-            core.set_max_depth(plan["depth"])
+            core.set_max_depth(plan.depth)
         return cores
 
     def _finish(self, view: State, seat: int, cores: list) -> None:
         if self.reuse:
             self._kept = cores
-            self._track = {"game": view.game_id, "players": view.players, "seat": seat,
-                           "ply": view.ply}
+            self._track = Track(view.game_id, view.players, seat, view.ply)
 
     def stop(self) -> None:
         """Make a running search (in another thread) return now with its best move so far;
@@ -228,7 +225,7 @@ class MCTSPlayer(Player):
         if view is None:
             self._kept, self._track = [], None
             return
-        seat = track["seat"]
+        seat = track.seat
         ndm = view.num_distinct_moves
         if isinstance(move, bool) or not isinstance(move, int) or move < 0:
             raise ValueError(f"a move is a non-negative int, not {move!r}")
@@ -239,13 +236,12 @@ class MCTSPlayer(Player):
             public = observed == move
         for core in self._kept:
             self._follow(core, view, move, observed, public, seat)
-        track["ply"] += 1
+        self._track = track.advanced()
 
     @staticmethod
-    def _observer_view(state: State, track: dict, trust_ply: bool = False) -> State | None:
-        seat = track["seat"]
-        if (state.game_id != track["game"] or state.players != track["players"]
-                or (state.ply != track["ply"] and not trust_ply) or state.is_terminal()):
+    def _observer_view(state: State, track: Track, trust_ply: bool = False) -> State | None:
+        seat = track.seat
+        if state.is_terminal() or not track.leads_to(state, seat, trust_ply=trust_ply):
             return None
         if state.view_seat is None:
             return state.view(seat)

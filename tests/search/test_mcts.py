@@ -230,7 +230,8 @@ def test_registry_builds_both_searchers_with_aliases():
     assert isinstance(make_player(p.spec), ISMCTS) and make_player(p.spec).spec == p.spec
     q = make_player("pimc:dets=8,combine=average,time=0.5,iterations=0")
     assert isinstance(q, DeterminizedMCTS)
-    assert (q.determinizations, q.combine, q.seconds, q.iterations) == (8, "average", 0.5, None)
+    assert (q.determinizations, q.combine, q.seconds, q.iterations) == (8, "average", 0.5, 0)
+    assert q.budget.iterations is None
     assert isinstance(make_player("determinized"), DeterminizedMCTS)
     assert make_player("ismcts").spec == "ismcts"
     assert catsearch.ISMCTS is ISMCTS and "ISMCTS" in catsearch.__all__
@@ -445,15 +446,17 @@ def test_constructors_check_like_specs(cls):
 def test_an_explicit_time_limit_replaces_the_default_budget(cls, opening):
     """ISMCTS(seconds=s) searches s seconds, not the default 10,000 iterations."""
     p = cls(seconds=0.3, seed=1)
-    assert p.iterations is None and p.seconds == 0.3
+    assert p.iterations is None and p.seconds == 0.3 and p.budget.iterations is None
     assert p.spec == f"{cls.name}:seconds=0.3,seed=1"
     r = p.search(opening)
     assert r.seconds >= 0.29 and r.iterations != 10_000
-    assert cls().iterations == 10_000                        # the default budget
+    assert cls().iterations is None                          # as given (none)...
+    assert cls().budget.iterations == 10_000                 # ...so the default budget
     both = cls(iterations=50, seconds=30, seed=1).search(opening)
     assert both.iterations == 50                             # whichever ends first
     q = make_player(f"{cls.name}:time=0.3,iterations=0")
-    assert q.iterations is None and q.spec == f"{cls.name}:iterations=0,seconds=0.3"
+    assert q.iterations == 0 and q.budget.iterations is None
+    assert q.spec == f"{cls.name}:iterations=0,seconds=0.3"
 
 
 @pytest.mark.parametrize("spec", ["ismcts:seed=1", "ismcts:seed=1,mode=so", "pimc:seed=1,dets=4",
