@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from array import array
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +55,18 @@ class GameSpec:
         by, as float options with their defaults and ranges, in the order of the C array
         the game fills from them at import; a player's ``weights.NAME=value`` sets one
         (:meth:`weight_vector`).
+    :ivar max_game_length: ``max_game_length(players)``, the most moves (chance events not
+        counted) a game of that many players can last, from the rules (OpenSpiel's
+        ``max_game_length``; generic tests size their games by it); ``None``: not known.
+    :ivar search_defaults: the searchers' options this game sets otherwise than every game
+        (``(("cutoff", 8),)``: tuned on the game), as ``(option, value)`` pairs; a player's
+        own option overrides them (:meth:`search_default`).
+    :ivar gloss: ``gloss(observation, seat)``, an observation's text in plain words for a
+        person (``seat``: the seat that saw it, "you"), or ``None`` where it has none; the
+        terminal and the browser show it beside the notation. ``None``: the notation only.
+    :ivar render: the name of the browser's drawing of the game (``catsearch/play/static/
+        render.js``); ``None``: the generic drawing (the cards of every location, from
+        :meth:`State.cards`, and the notation).
     """
 
     id: str
@@ -68,6 +80,10 @@ class GameSpec:
     view_hides_rng: bool = False
     deck: bool = True
     heuristic_weights: tuple[Option, ...] = ()
+    max_game_length: Callable[[int], int] | None = field(default=None, compare=False)
+    search_defaults: tuple[tuple[str, Any], ...] = ()
+    gloss: Callable[[str, int | None], str | None] | None = field(default=None, compare=False)
+    render: str | None = None
     _players: Option = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -82,6 +98,14 @@ class GameSpec:
             raise ValueError(f"{self.id}: a game has at least one move")
         object.__setattr__(self, "_players", Option("players", int, self.default_players,
                                                     lo, hi))
+
+    def search_default(self, option: str, fallback: Any) -> Any:
+        """The game's value of the searchers' ``option`` (:attr:`search_defaults`), else
+        ``fallback`` (every game's)."""
+        for name, value in self.search_defaults:
+            if name == option:
+                return value
+        return fallback
 
     @functools.cached_property
     def keys(self) -> tuple[str, ...]:

@@ -190,3 +190,9 @@ def check_card_counts(text: str, counts: list[int], comp, names, game: str, view
     if not view and counts[ntypes]:
         raise NotationError("unknown cards (?) appear only in a seat's view, which has "
                             "view=<seat>", text)
+
+
+def with_article(words: str) -> str:
+    """``words`` after "a" or "an", as English wants it (``with_article("orange cat")``:
+    "an orange cat")."""
+    return ("an " if words[:1] in "aeiou" else "a ") + words

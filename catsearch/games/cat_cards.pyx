@@ -36,9 +36,11 @@ from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_co
                                     redeal_run, card_in, card_out)
 
 import operator
+import re
 from collections.abc import Mapping
 
 from catsearch._core.game import GameSpec, register
+from catsearch._core.notation import with_article
 from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
                                    put_c, put_s, put_int, put_turn_or_dash, put_counted,
                                    put_run, dash_if_empty)
@@ -679,6 +681,46 @@ def _values_option(v):
     return tuple(out)
 
 
+# -- the observations in plain words (GameSpec.gloss) ------------------------------------
+
+def gloss(text: str, seat: int | None = None) -> str | None:
+    """A Cat Cards observation in plain words (see ``GameSpec.gloss``)."""
+    def name(c: str) -> str:
+        i = LETTERS.find(c) if c in LETTERS else LETTERS.find(c.lower())
+        return c if i < 0 or i >= len(CARD_NAMES) else with_article(CARD_NAMES[i])
+
+    head, *rest = text.split(",")
+    pile = None
+    if m := re.fullmatch(r"put(\d)", head):
+        words = [f"put the revealed card on pile {m[1]}"]
+    elif m := re.fullmatch(r"take(\d)", head):
+        pile = m[1]
+        words = [f"picked up pile {pile}"]
+    elif head == "pass":
+        words = ["passed"]
+    elif len(head) == 5:
+        words = [f"formed the set {head}"]
+    else:
+        return None
+    for part in rest:
+        key, _, card = part.partition("=")
+        if key == "refill":
+            words.append(f"pile {pile} is refilled with {name(card)}")
+        elif key == "reveal":
+            words.append(f"the deck reveals {name(card)}")
+        else:
+            return None
+    return "; ".join(words)
+
+
+def max_game_length(int players) -> int:
+    """Every put takes a deck card and every pick-up a pile's cards for good, a set takes 5
+    cards; then one final turn each (GameSpec.max_game_length)."""
+    cards = sum(len(c.replace(",", "").replace("/", ""))
+                for c in CatCards.new(players, seed=0).cards().values())
+    return 2 * cards + cards // 5 + players
+
+
 SPEC = GameSpec(
     id="cat-cards", name="Cat Cards", size=sizeof(CCData), moves=CC_MOVES,
     notation=("players", "turn", "step", "finals", "revealed", "piles", "hands", "deck",
@@ -695,7 +737,9 @@ SPEC = GameSpec(
         Option("siamese_first", float, 2.5, doc="a first Siamese: its value plus"),
         Option("share_cap", float, 4.4,
                doc="a cat: its value plus one per cat held sharing a colour, at most this"),
-    ))
+    ),
+    max_game_length=max_game_length, search_defaults=(("exploration", 0.92), ("prior", 0.37)),
+    gloss=gloss, render="cat-cards")
 fill_weights(HW, HW_N, SPEC)
 
 

@@ -1089,6 +1089,59 @@ cdef enum:
         HW_DISCARD_HELD, HW_N
 cdef double HW[HW_N]
 
+
+# -- the observations in plain words (GameSpec.gloss) ------------------------------------
+
+def gloss(text: str, seat: int | None = None) -> str | None:
+    """A Cat Earth observation in plain words (see ``GameSpec.gloss``)."""
+    got = re.fullmatch(r"([^!+]+)(![^+]*)?((?:\+\d[^+]*)*)", text)
+    if got is None:
+        return None
+    words = _cat_earth_move(got[1])
+    if words is None:
+        return None
+
+    def names(cards: str) -> str:
+        return ", ".join(CARD_LONG[CARD_CHARS.index(c)] if c in CARD_CHARS[:len(CARD_LONG)]
+                         else c for c in cards)
+
+    if got[2]:
+        words += f"; a hand put out of the game goes face up: {names(got[2][1:])}"
+    for q, cards in re.findall(r"\+(\d)([^+]*)", got[3]):
+        if seat is not None and int(q) == seat:
+            words += f"; you drew {names(cards)}"
+        else:
+            words += f"; seat {q} drew {len(cards)} card{'s' if len(cards) != 1 else ''}"
+    return words
+
+
+def _cat_earth_move(text: str) -> str | None:
+    if text == "end":
+        return "ended the turn"
+    if m := re.fullmatch(r"H:([a-g][1-7])", text):
+        return f"built a house on {m[1]}"
+    if m := re.fullmatch(r"T:([a-g][1-7])", text):
+        return f"planted a tree on {m[1]}"
+    if m := re.fullmatch(r"TP:([a-g][1-7])-([a-g][1-7])", text):
+        return f"teleported the cat on {m[1]} to {m[2]}"
+    if m := re.fullmatch(r"CN:([a-g][1-7])", text):
+        return f"gave the cat on {m[1]} Cat Nip"
+    if m := re.fullmatch(r"HS:([a-g][1-7])-([a-g][1-7])", text):
+        return f"swapped the houses on {m[1]} and {m[2]}"
+    if m := re.fullmatch(r"x:(\w+)", text):
+        return f"discarded a {m[1]} card"
+    if m := re.fullmatch(r"([FLR]+):([a-g][1-7])([NESW])", text):
+        return f"played path card {m[1]} with the cat on {m[2]}, heading {m[3]}"
+    return None
+
+
+def max_game_length(int players) -> int:
+    """Setup: at most 24 houses and 4 trees; then at most 100 rounds of a turn a seat, each
+    at most 4 plays or plays and end, or end and a discard, 5 moves allowing for all
+    (GameSpec.max_game_length)."""
+    return 30 + 100 * players * 5
+
+
 SPEC = GameSpec(
     id="cat-earth", name="Cat Earth", size=sizeof(CEData), moves=CE_MOVES,
     notation=("players", "phase", "turn", "round", "played", "pending", "board", "hands",
@@ -1105,7 +1158,9 @@ SPEC = GameSpec(
                doc="play: a threatened house counts as this many houses lost"),
         Option("discard_held", float, 0.1,
                doc="a discard: per card of the type held (the type's value counts -1)"),
-    ))
+    ),
+    max_game_length=max_game_length, search_defaults=(("cutoff", 10),), gloss=gloss,
+    render="cat-earth")
 fill_weights(HW, HW_N, SPEC)
 
 

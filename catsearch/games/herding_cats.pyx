@@ -24,6 +24,8 @@ card drawn at the end of the turn, its letter for the drawer and ``?`` for the o
 (``o@0+W``, ``o@0+?``); no suffix once the deck is empty. Everything else is public, so a
 seat's view already holds all it knows (its hand and the table).
 """
+import re
+
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 from libc.math cimport exp, sqrt
@@ -38,6 +40,7 @@ from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_co
 
 from catsearch._core.game import GameSpec, register
 from catsearch._core.options import Option
+from catsearch._core.notation import with_article
 from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
                                    put_c, put_int, put_turn_or_dash, put_counted, put_run,
                                    dash_if_empty)
@@ -289,6 +292,44 @@ cdef enum:
         HW_STAMPEDE, HW_STAMPEDE_KEEP, HW_DISCARD_WCL, HW_N
 cdef double HW[HW_N]
 
+
+# -- the observations in plain words (GameSpec.gloss) ------------------------------------
+
+_COLOUR_NAMES = {"o": "orange", "p": "purple", "b": "blue", "g": "green"}
+
+
+def _hc_card(c: str) -> str:
+    if c in _COLOUR_NAMES:
+        return with_article(f"{_COLOUR_NAMES[c]} cat")
+    if c.lower() in _COLOUR_NAMES:
+        return with_article(f"{_COLOUR_NAMES[c.lower()]} cowdog")
+    return {"S": "a Stampede", "W": "a Wild Cat Lady", "?": "a card"}.get(c, repr(c))
+
+
+def gloss(text: str, seat: int | None = None) -> str | None:
+    """A Herding Cats observation in plain words (see ``GameSpec.gloss``)."""
+    move, plus, drawn = text.partition("+")
+    if len(move) == 1 and move in "OPBG":
+        words = f"played {_hc_card(move)} (a new herd)"
+    elif move == "S":
+        words = "played a Stampede"
+    elif m := re.fullmatch(r"([opbgW]|cat)@(\d+)", move):
+        what = "a cat" if m[1] == "cat" else _hc_card(m[1])
+        words = f"put {what} on herd {m[2]}"
+    elif len(move) == 2 and move[0] == "x":
+        words = f"discarded {_hc_card(move[1])}"
+    else:
+        return None
+    if plus:
+        words += " and drew a card" if drawn == "?" else f" and drew {_hc_card(drawn)}"
+    return words
+
+
+def max_game_length(int players) -> int:
+    """Every turn plays or discards one of the 60 cards (GameSpec.max_game_length)."""
+    return 60
+
+
 SPEC = GameSpec(
     id="herding-cats", name="Herding Cats", size=sizeof(HCData), moves=HC_MOVES,
     notation=("players", "turn", "hands", "deck", "herds", "discard", "out", "won", "rng",
@@ -306,7 +347,8 @@ SPEC = GameSpec(
         Option("discard_wcl", float, -50.0,
                doc="discarding a Wild Cat Lady (a cat: minus the cowdogs of its colour to "
                    "come)"),
-    ))
+    ),
+    max_game_length=max_game_length, gloss=gloss, render="herding-cats")
 fill_weights(HW, HW_N, SPEC)
 
 

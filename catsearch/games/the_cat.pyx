@@ -43,6 +43,7 @@ from catsearch._core.zobrist cimport set_turn, turn_key
 from catsearch._core.cards cimport shuffled_pool, chance_from_counts
 
 import operator
+import re
 
 from catsearch._core.game import GameSpec, register
 from catsearch._core.options import Option, check_int
@@ -407,6 +408,57 @@ cdef enum:
     HW_NEUTRAL_SWAP_EVERY, HW_N
 cdef double HW[HW_N]
 
+
+# -- the observations in plain words (GameSpec.gloss) ------------------------------------
+
+def _the_cat_choice(move: str) -> str | None:
+    if move == "wait":
+        return "waited"
+    if move == "stop":
+        return "called Stop"
+    if m := re.fullmatch(r"pick(\d)", move):
+        return f"picked up pile {m[1]}"
+    if m := re.fullmatch(r"swap(\d)(\d)", move):
+        return f"swapped card {m[1]} of the pile in hand with centre card {m[2]}"
+    if move == "hidden":
+        return "chose something you cannot see"
+    return None
+
+
+def gloss(text: str, seat: int | None = None) -> str | None:
+    """A The Cat observation in plain words (see ``GameSpec.gloss``)."""
+    head, _, tick = text.partition(":")
+    words = _the_cat_choice(head)
+    if words is None:
+        return None
+    if not tick:
+        return words
+    if tick.startswith("scored="):
+        parts = dict(p.partition("=")[::2] for p in tick.split(":"))
+        words += (f"; the round ends: points {parts.get('scored', '?').replace(',', ', ')}, "
+                  f"new centre {parts.get('centre', '?')}")
+        if "piles" in parts:
+            words += f"; the game ends, the piles: {parts['piles']}"
+        return words
+    effects = []
+    for k, effect in enumerate(tick.split(",")):
+        who = "you" if k == seat else f"seat {k}"
+        if effect == "-":
+            continue
+        if m := re.fullmatch(r"pick(\d)(?:=(\w+))?", effect):
+            effects.append(f"{who} picked up pile {m[1]}" + (f" ({m[2]})" if m[2] else ""))
+        elif m := re.fullmatch(r"swap(\d)(\d)=(\w)", effect):
+            effects.append(f"{who} swapped card {m[1]} with centre {m[2]} (now {m[3]})")
+        else:
+            return None
+    return words + "; the tick: " + ("; ".join(effects) if effects else "nothing to see")
+
+
+def max_game_length(int players) -> int:
+    """50 rounds of at most 200 ticks, a move a seat each (GameSpec.max_game_length)."""
+    return 50 * 200 * players
+
+
 SPEC = GameSpec(
     id="the-cat", name="The Cat", size=sizeof(TCData), moves=TC_MOVES,
     notation=("players", "target", "round", "tick", "rtick", "scores", "turn", "chosen",
@@ -418,7 +470,9 @@ SPEC = GameSpec(
         Option("neutral_swap_every", float, 4.0, 0.0, 1e6,
                doc="with nothing better to do, a swap that leaves the held pile no worse is "
                    "made one time in this many (its whole part; 0: never)"),
-    ))
+    ),
+    max_game_length=max_game_length, search_defaults=(("cutoff", 8),), gloss=gloss,
+    render="the-cat")
 fill_weights(HW, HW_N, SPEC)
 
 

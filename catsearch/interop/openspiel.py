@@ -97,22 +97,15 @@ def game_id_of(name: str) -> str:
 
 def max_game_length(game_id: str, players: int) -> int:
     """An upper bound on the number of moves (chance nodes not counted) of any game, from
-    the rules (``docs/rules``)."""
-    if game_id == "herding-cats":
-        return 60                            # every turn plays or discards one of 60 cards
-    if game_id == "the-cat":
-        return 50 * 200 * players            # 50 rounds of at most 200 ticks, a move a seat
-    if game_id == "cat-cards":
-        # every put takes a deck card and every pick-up a pile's cards for good, a set takes
-        # 5 cards; then one final turn each
-        cards = sum(len(c.replace(",", "").replace("/", ""))
-                    for c in new_game(game_id, players, 0).cards().values())
-        return 2 * cards + cards // 5 + players
-    if game_id == "cat-earth":
-        # setup: at most 24 houses and 4 trees; then at most 100 rounds of a turn a seat, each
-        # at most 4 plays or plays and end, or end and a discard (5 allows for all)
-        return 30 + 100 * players * 5
-    raise ValueError(f"no game length bound for {game_id!r}")
+    the rules: what the game declares (``GameSpec.max_game_length``).
+
+    :raises ValueError: the game declares none (OpenSpiel needs one).
+    """
+    bound = game_class(game_id).spec.max_game_length
+    if bound is None:
+        raise ValueError(f"{game_id} declares no max_game_length (GameSpec): OpenSpiel needs "
+                         f"an upper bound on a game's length")
+    return bound(players)
 
 
 #: joins a structured option's values in an OpenSpiel parameter (a game string cannot hold

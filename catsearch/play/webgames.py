@@ -136,7 +136,8 @@ class WebGame:
         self.last_seen = time.monotonic()
         self.version = 0
         spec = catsearch.game_class(state.game_id).spec
-        self.meta = {"game": state.game_id, "game_name": spec.name, "players": n,
+        self.meta = {"game": state.game_id, "game_name": spec.name, "render": spec.render,
+                     "players": n,
                      "seat": seat, "level": level,
                      "opponents": [None if s == seat else LEVELS[level].spec
                                    for s in range(n)]}

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from catsearch._core.game import lookup
 from catsearch._core.options import SEED, Option, OptionError, check_options
 from catsearch.search.expectimax_core import MAX_DEPTH as EXPECTIMAX_MAX_DEPTH
 from catsearch.search.limits import (C_INT_MAX, DEPTH, ITERATIONS, MAX_COUNT, NODES, SECONDS,
@@ -50,24 +51,21 @@ FORCED = Option("forced", ("instant", "search"), "instant",
 
 # -- ISMCTS and determinized MCTS (PIMC) -----------------------------------------------------
 
-#: the defaults that depend on the game, of the options declared with ``None`` for "the
-#: game's" (measured in docs/search.rst, "Defaults by game"): random playouts of The Cat and
-#: Cat Earth are long, so there a playout is cut off and the game's evaluation scores it
-#: (Cat Earth: far stronger at equal iterations; The Cat: as strong, 17 times faster); in
-#: Cat Cards, ISMCTS's exploration and prior as tuned (SPSA), stronger than the defaults
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "the-cat": {"cutoff": 8},
-    "cat-earth": {"cutoff": 10},
-    "cat-cards": {"exploration": 0.92, "prior": 0.37},
-}
+#: the searchers' options declared with ``None`` for "the game's": each game may set them
+#: (``GameSpec.search_defaults``, measured in docs/search.rst, "Defaults by game"): random
+#: playouts of The Cat and Cat Earth are long, so there a playout is cut off and the game's
+#: evaluation scores it; Cat Cards sets ISMCTS's exploration and prior as tuned (SPSA)
 #: what those options are in a game that sets none
 NO_GAME_DEFAULT: dict[str, Any] = {"cutoff": 0, "playout_mix": 1.0, "exploration": EXPLORATION,
                                    "prior": PRIOR}
 
 
 def game_default(option: str, game_id: str | None) -> Any:
-    """The default of ``option`` (one of :data:`NO_GAME_DEFAULT`) in the game ``game_id``."""
-    return GAME_DEFAULTS.get(game_id, {}).get(option, NO_GAME_DEFAULT[option])
+    """The default of ``option`` (one of :data:`NO_GAME_DEFAULT`) in the game ``game_id``
+    (its ``GameSpec.search_defaults``; ``None``: no game, every game's value)."""
+    if game_id is None:
+        return NO_GAME_DEFAULT[option]
+    return lookup(game_id).spec.search_default(option, NO_GAME_DEFAULT[option])
 
 
 #: what both MCTS searchers take, in the order their specs are written
@@ -93,7 +91,7 @@ MCTS_OPTIONS: tuple[Option, ...] = (
     FORCED,
 )
 #: ISMCTS takes its exploration constant and prior weight from the game where the game sets
-#: them (tuned there: GAME_DEFAULTS); PIMC keeps the general ones
+#: them (tuned there: GameSpec.search_defaults); PIMC keeps the general ones
 ISMCTS_OPTIONS = tuple(
     dataclasses.replace(o, default=None, none_ok=True, doc=o.doc + " (default: the game's)")
     if o.name in ("exploration", "prior") else o for o in MCTS_OPTIONS) + (

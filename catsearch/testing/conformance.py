@@ -140,15 +140,21 @@ def check_game(game_id: str, players: int, *, games: int = 3, seed: int = 0,
     ck.expect(spec.seats[0] <= players <= spec.seats[1],
               f"{game_id} is for {spec.seats[0]} to {spec.seats[1]} players")
     report = {"states": 0, "views": 0, "determinizations": 0}
+    _check_declaration(ck, spec, players)
     _check_construction(ck, cls, options)
     rng = random.Random(seed)
     mid = None
+    longest = spec.max_game_length(players) if spec.max_game_length is not None else None
     for g, game_seed, st in ck.deals(games):
         start = st.clone()
         moves = []
         while not st.is_terminal():
             moves.append(rng.choice(st.legal_moves()))
             st.apply(moves[-1])
+            if longest is not None and len(moves) > longest:
+                ck.at(g, game_seed, len(moves), st)
+                ck.fail(f"a random game is still on after {len(moves)} moves, but the game "
+                        f"declares max_game_length({players}) = {longest} (GameSpec)")
         length = len(moves)
         marks = {round(i * length / max(1, checkpoints - 1)) for i in range(checkpoints)}
         st = start
@@ -178,6 +184,22 @@ def check_game(game_id: str, players: int, *, games: int = 3, seed: int = 0,
         ck.expect(r["games"] == playouts and r["moves"] >= playouts,
                   f"{playouts} fast random games (benchmark_playouts) played {r['moves']} moves")
     return report
+
+
+def _check_declaration(ck: _Checker, spec, players: int) -> None:
+    """What the game declares beside its rules (GameSpec) is of the right form."""
+    from catsearch.search.options import NO_GAME_DEFAULT
+    if spec.max_game_length is not None:
+        bound = spec.max_game_length(players)
+        ck.expect(isinstance(bound, int) and bound > 0, f"GameSpec.max_game_length({players}) "
+                  f"is {bound!r}: the most moves a game can last, a whole number > 0")
+    for name, _ in spec.search_defaults:
+        ck.expect(name in NO_GAME_DEFAULT, f"GameSpec.search_defaults sets {name!r}, which is "
+                  f"no searcher option a game may set (those are "
+                  f"{', '.join(sorted(NO_GAME_DEFAULT))})")
+    ck.expect(spec.gloss is None or callable(spec.gloss), "GameSpec.gloss is not callable")
+    ck.expect(spec.render is None or isinstance(spec.render, str),
+              "GameSpec.render is the name of a browser drawing (a str) or None")
 
 
 def _check_construction(ck: _Checker, cls, options) -> None:

@@ -492,11 +492,12 @@ def test_a_dropped_searcher_is_freed_at_once(spec, opening):
 
 
 def test_the_cutoff_defaults_to_the_games():
-    """``cutoff`` left out is the game's (search.options.GAME_DEFAULTS: The Cat and Cat Earth
+    """``cutoff`` left out is the game's (GameSpec.search_defaults: The Cat and Cat Earth
     cut their long random playouts off); given, even as 0, it is the player's own, and its
     spec says so."""
-    from catsearch.search.options import GAME_DEFAULTS, game_default
-    assert game_default("cutoff", "the-cat") == GAME_DEFAULTS["the-cat"]["cutoff"] > 0
+    from catsearch.search.options import game_default
+    the_cat_cutoff = dict(catsearch.game_class("the-cat").spec.search_defaults)["cutoff"]
+    assert game_default("cutoff", "the-cat") == the_cat_cutoff > 0
     assert game_default("cutoff", "herding-cats") == 0
     player = ISMCTS(iterations=50, seed=1)
     assert player.cutoff is None and player.spec == "ismcts:iterations=50,seed=1"
@@ -506,6 +507,6 @@ def test_the_cutoff_defaults_to_the_games():
     state = catsearch.new_game("the-cat", 2, seed=3)
     # left out, the cut-off is the game's: the same search as with it given; not as with none
     by_game = ISMCTS(iterations=300, seed=1).search(state)
-    explicit = ISMCTS(iterations=300, seed=1, cutoff=GAME_DEFAULTS["the-cat"]["cutoff"])
+    explicit = ISMCTS(iterations=300, seed=1, cutoff=the_cat_cutoff)
     none = ISMCTS(iterations=300, seed=1, cutoff=0).search(state)
     assert by_game.stats == explicit.search(state).stats != none.stats

@@ -97,7 +97,7 @@
     box.replaceChildren(
       h("p", {}, fr.move === null ? "The deal (every card shown)." :
         `Move ${fr.ply} of ${frames.length - 1}: ${seatName(fr.seat, p.seat)} played `, fr.move === null ? null : h("code", {}, fr.move)),
-      renderGame(p.game, fields, { seat: p.seat, toMove: -1 }),
+      renderGame(p.render, fields, { seat: p.seat, toMove: -1 }),
       h("details", {}, h("summary", {}, "Text view"), h("pre", {}, fr.picture)));
     $("replay-pos").value = String(replayAt);
   }
@@ -118,7 +118,7 @@
         r.scores.map((sc, i) => h("tr", { class: i === p.seat ? "you" : "" },
           h("td", {}, seatName(i, p.seat)), h("td", {}, String(sc)), h("td", {}, r.returns[i].toFixed(2))))),
       h("h3", {}, "Every hand, revealed"),
-      renderGame(p.game, r.fields, { seat: p.seat, toMove: -1 }),
+      renderGame(p.render, r.fields, { seat: p.seat, toMove: -1 }),
       h("h3", {}, "Replay"),
       h("div", { class: "replay-controls" },
         h("button", { type: "button", onclick: () => showFrame(p, 0) }, "first"),
@@ -139,7 +139,7 @@
     document.title = `${p.game_name}: seat ${p.seat}`;
     $("title").textContent = `${p.game_name} — ${p.players} players, you are seat ${p.seat}, opponents: ${p.level}`;
     $("status").replaceChildren(statusLine(p));
-    $("board").replaceChildren(renderGame(p.game, p.view.fields, { seat: p.seat, toMove: p.over ? -1 : p.to_move }));
+    $("board").replaceChildren(renderGame(p.render, p.view.fields, { seat: p.seat, toMove: p.over ? -1 : p.to_move }));
     $("moves").replaceChildren(...movesBox(p));
     $("log").replaceChildren(...logBox(p));
     $("log").scrollTop = $("log").scrollHeight;

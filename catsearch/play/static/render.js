@@ -229,11 +229,32 @@ const RENDERERS = {
   "cat-earth": renderCatEarth,
 };
 
-// Draw `fields` (a state's notation fields) of `game`; opts: {seat, toMove}.
-function renderGame(game, fields, opts) {
-  const fn = RENDERERS[game];
+// The drawing of a game that declares none (GameSpec.render): every notation field, cards
+// shown one by one ("?" a card this seat cannot see), a row a seat where a field has one
+// part a seat ("a/b/c").
+function renderGeneric(f, opts) {
+  const rows = [];
+  const players = Number(f.players) || 0;
+  for (const [key, value] of Object.entries(f)) {
+    if (key === "players" || key === "rng" || key === "view") continue;
+    const parts = value.split("/");
+    if (players > 1 && parts.length === players) {
+      rows.push(h("h3", {}, key));
+      parts.forEach((part, seat) => rows.push(seatRow(seat, opts,
+        h("div", { class: "hand" }, chars(part).map((c) => h("span", { class: "card generic" }, c))))));
+    } else {
+      rows.push(h("p", { class: "info" }, h("strong", {}, `${key}: `), value));
+    }
+  }
+  return h("div", { class: "game generic" }, rows);
+}
+
+// Draw `fields` (a state's notation fields) with the drawing named `render` (the game's
+// GameSpec.render; none: the generic drawing); opts: {seat, toMove}.
+function renderGame(render, fields, opts) {
+  const fn = RENDERERS[render] || renderGeneric;
   try {
-    return fn ? fn(fields, opts) : h("p", {}, "(no drawing for this game: see the text view)");
+    return fn(fields, opts);
   } catch (e) {
     return h("p", { class: "error render-error" }, `(could not draw this position: ${e}; see the text view)`);
   }

@@ -1,0 +1,44 @@
+"""What is per game is declared by the game (GameSpec): the longest game, the searchers'
+defaults, the glosses and the browser's drawing are read from the declaration, and a game
+that declares none of them still works everywhere generic (the toy games declare none)."""
+import pytest
+
+import catsearch
+from catsearch.play.glosses import describe_observation
+from catsearch.search.options import NO_GAME_DEFAULT, game_default
+from catsearch.testing import TOY_GAMES, check_game
+
+
+@pytest.mark.parametrize("game_id", catsearch.GAMES)
+def test_the_real_games_declare_everything(game_id):
+    spec = catsearch.game_class(game_id).spec
+    assert spec.render == game_id and spec.gloss is not None
+    for n in range(spec.seats[0], spec.seats[1] + 1):
+        assert spec.max_game_length(n) > 0
+    for name, value in spec.search_defaults:
+        assert game_default(name, game_id) == value
+
+
+@pytest.mark.parametrize("game_id", TOY_GAMES)
+def test_a_game_that_declares_nothing_more_works_everywhere(game_id):
+    spec = catsearch.game_class(game_id).spec
+    assert spec.max_game_length is None and spec.gloss is None and spec.render is None
+    assert spec.search_defaults == ()
+    for name, value in NO_GAME_DEFAULT.items():
+        assert game_default(name, game_id) == value
+    assert describe_observation(game_id, "anything") is None
+    st = catsearch.new_game(game_id, players=2, seed=1)
+    player = catsearch.make_player("ismcts:iterations=50,seed=1")
+    assert player.choose_move(st) in st.legal_moves()
+    check_game(game_id, 2, games=1, playouts=10, draws=50)
+
+
+def test_the_declarations_are_checked():
+    import dataclasses
+    from catsearch.testing.conformance import ConformanceError, _Checker, _check_declaration
+    spec = catsearch.game_class("herding-cats").spec
+    ck = _Checker("herding-cats", 2, 0, {})
+    with pytest.raises(ConformanceError, match="'playouts'.*no searcher option"):
+        _check_declaration(ck, dataclasses.replace(spec, search_defaults=(("playouts", 3),)), 2)
+    with pytest.raises(ConformanceError, match="max_game_length"):
+        _check_declaration(ck, dataclasses.replace(spec, max_game_length=lambda n: 0), 2)
