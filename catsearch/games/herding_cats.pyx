@@ -222,6 +222,28 @@ cdef void unseen_counts(HCData* d, int seat, int* cnt) noexcept nogil:
         cnt[WCL] -= d.herd_wcl[i]
 
 
+cdef inline int play_moves(HCData* d, const unsigned char* have, int* out) noexcept nogil:
+    """Write the plays (no discard) of a mover holding the card types ``have`` marks, in
+    move order; return how many."""
+    cdef int n = 0, c, k
+    for c in range(4):
+        if have[DOG + c]:
+            out[n] = M_DOG + c
+            n += 1
+    for k in range(d.nherds):
+        if have[d.herd_col[k]]:
+            out[n] = M_CAT + k
+            n += 1
+    if have[WCL]:
+        for k in range(d.nherds):
+            out[n] = M_WCL + k
+            n += 1
+    if have[STAMP]:
+        out[n] = M_STAMP
+        n += 1
+    return n
+
+
 cdef int view_moves(HCData* d, int* out) noexcept nogil:
     """The moves of a view whose mover holds unknown cards: every move legal in some world
     the view cannot tell from this one (its unknown cards dealt from the cards nobody in
@@ -229,10 +251,10 @@ cdef int view_moves(HCData* d, int* out) noexcept nogil:
     a discard only where the mover can hold nothing playable."""
     cdef unsigned char* hand = d.hand[d.h.current]
     cdef int pool[HC_TYPES]
-    cdef bint can[HC_TYPES]
+    cdef unsigned char can[HC_TYPES]
     cdef bint playable[HC_TYPES]
     cdef int has_herd[4]
-    cdef int n = 0, c, k, t, dead = 0
+    cdef int n, k, t, dead = 0
     cdef bint known_playable = False
     unseen_counts(d, NO_SEAT, pool)
     memset(has_herd, 0, sizeof(has_herd))
@@ -250,21 +272,7 @@ cdef int view_moves(HCData* d, int* out) noexcept nogil:
             known_playable = known_playable or hand[t] > 0
         elif pool[t] > 0:
             dead += pool[t]
-    for c in range(4):
-        if can[DOG + c]:
-            out[n] = M_DOG + c
-            n += 1
-    for k in range(d.nherds):
-        if can[d.herd_col[k]]:
-            out[n] = M_CAT + k
-            n += 1
-    if can[WCL]:
-        for k in range(d.nherds):
-            out[n] = M_WCL + k
-            n += 1
-    if can[STAMP]:
-        out[n] = M_STAMP
-        n += 1
+    n = play_moves(d, can, out)
     # a discard: in a world where every card the mover holds is unplayable
     if not known_playable and dead >= hand[HC_UNK]:
         for t in range(HC_TYPES):
@@ -272,10 +280,6 @@ cdef int view_moves(HCData* d, int* out) noexcept nogil:
                 out[n] = M_DISC + t
                 n += 1
     return n
-
-
-def _a(str name):
-    return ("an " if name[0] in "aeiou" else "a ") + name
 
 
 cdef str cards_str(const unsigned char* counts, int ntypes):
@@ -361,24 +365,10 @@ cdef class HerdingCats(State):
     cdef int legal_moves_c(self, int* out) noexcept nogil:
         cdef HCData* d = &self.d
         cdef unsigned char* hand = d.hand[d.h.current]
-        cdef int n = 0, c, k, t
+        cdef int n, t
         if hand[HC_UNK] > 0:
             return view_moves(d, out)
-        for c in range(4):
-            if hand[DOG + c]:
-                out[n] = M_DOG + c
-                n += 1
-        for k in range(d.nherds):
-            if hand[d.herd_col[k]]:
-                out[n] = M_CAT + k
-                n += 1
-        if hand[WCL]:
-            for k in range(d.nherds):
-                out[n] = M_WCL + k
-                n += 1
-        if hand[STAMP]:
-            out[n] = M_STAMP
-            n += 1
+        n = play_moves(d, hand, out)
         if n == 0:      # a discard only when nothing is playable
             for t in range(HC_TYPES):
                 if hand[t]:
@@ -730,7 +720,7 @@ cdef class HerdingCats(State):
         if not d.hand[p][t]:
             # a card seat p holds unknown to this view: some copy must be unseen
             if cnt[t] < 1:
-                raise ValueError(f"seat {p} cannot play {_a(CARD_NAMES[t])} ({move_text!r}): "
+                raise ValueError(f"seat {p} cannot play {with_article(CARD_NAMES[t])} ({move_text!r}): "
                                  f"seat {seat} has seen all {COMP[t]} of them")
         if d.deck_top < d.deck_len:
             if not plus or len(draw) != 1 or draw not in LETTERS:
@@ -743,7 +733,7 @@ cdef class HerdingCats(State):
                                      f"it ({move_text}+o, +W ...), '+?' is another seat's")
                 drawn = LETTERS.index(draw)
                 if cnt[drawn] < 1:
-                    raise ValueError(f"seat {seat} cannot draw {_a(CARD_NAMES[drawn])} ({draw!r}): "
+                    raise ValueError(f"seat {seat} cannot draw {with_article(CARD_NAMES[drawn])} ({draw!r}): "
                                      f"it has seen all {COMP[drawn]} of them")
             elif draw != "?":
                 raise ValueError(f"seat {p} drew the card, hidden from seat {seat}: seat {seat}'s "
@@ -936,13 +926,13 @@ cdef class HerdingCats(State):
             if p != s:
                 for t in range(HC_TYPES):
                     if d.hand[p][t]:
-                        raise f.error(f["hands"], f"seat {s}'s view shows {_a(CARD_NAMES[t])} in "
+                        raise f.error(f["hands"], f"seat {s}'s view shows {with_article(CARD_NAMES[t])} in "
                                       f"seat {p}'s hand: seat {s} cannot see another seat's "
                                       f"cards (write ?)", off, len(parts[p]))
             off += len(parts[p]) + 1
         for i in range(d.deck_top, d.deck_len):
             if d.deck[i] != HC_UNK:
-                raise f.error(f["deck"], f"seat {s}'s view shows {_a(CARD_NAMES[d.deck[i]])} in "
+                raise f.error(f["deck"], f"seat {s}'s view shows {with_article(CARD_NAMES[d.deck[i]])} in "
                               f"the deck: nobody sees the deck's cards (write ?)",
                               i - d.deck_top, 1)
 
