@@ -23,6 +23,7 @@ from catsearch.testing.observations import check_observations
 from catsearch.testing.tensors import check_tensors
 from catsearch.testing.perft import PerftCase, PerftFileError, check_perft, read_perft
 from catsearch.testing.toys import ToyPennies, ToyRPS
+from catsearch.testing.example import ToySum
 
 __all__ = ["check_game", "check_observations", "check_tensors", "ConformanceError", "read_perft", "check_perft", "PerftCase",
            "PerftFileError", "random_game_states", "play_out", "ToyRPS", "ToyPennies",
