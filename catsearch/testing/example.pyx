@@ -301,7 +301,7 @@ cdef class ToySum(State):
 
     def _str_to_move(self, str s) -> int:
         if not (s.isascii() and s.isdigit() and s == str(int(s)) and 1 <= int(s) <= 15):
-            raise InvalidMoveError(f"{s!r} is not a toy-sum move: write the card played, "
+            raise InvalidMoveError(f"{s!r} is not a {self.game_id} move: write the card played, "
                                    f"1 to 15")
         return int(s) - 1
 
@@ -356,7 +356,7 @@ cdef class ToySum(State):
 
     def __str__(self):
         d = &self.d
-        lines = [f"toy-sum, {d.h.players} players, ply {d.h.ply}, total {d.total} of "
+        lines = [f"{self.game_id}, {d.h.players} players, ply {d.h.ply}, total {d.total} of "
                  f"{d.bound}, deck {d.deck_len - d.deck_top} cards"
                  + (f", seat {d.h.current} to move" if d.h.current >= 0 else ", game over")]
         for p in range(d.h.players):

@@ -262,7 +262,7 @@ def test_the_engine_searches_it(player):
 SCRATCH_SETUP = """
 from Cython.Build import cythonize
 from setuptools import Extension, setup
-setup(ext_modules=cythonize([Extension("scratch_sum", ["scratch_sum.pyx"], include_dirs={inc!r})],
+setup(ext_modules=cythonize([Extension("scratch_sum", ["scratch_sum.pyx"], include_dirs=[{inc!r}])],
                             language_level=3, compiler_directives={{"boundscheck": False}}),
       script_args=["build_ext", "--inplace", "-q"])
 """
