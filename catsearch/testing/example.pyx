@@ -33,8 +33,8 @@ from catsearch._core.zobrist cimport count_key, set_value, set_turn, turn_key
 from catsearch._core.cards cimport (shuffled_deck, chance_from_counts, card_in, card_out,
                                     hide_cards, count_unseen, redeal_unseen, draw_top)
 from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
-                                   put_c, put_int, put_turn_or_dash, put_counted, put_run,
-                                   dash_if_empty)
+                                   read_hands, put_int, put_ints, put_turn_or_dash, put_hands,
+                                   put_run_or_dash, put_counted_or_dash)
 
 from catsearch._core.draws import draw_observation, read_draw
 from catsearch._core.game import GameSpec, register
@@ -370,8 +370,6 @@ cdef class ToySum(State):
         cdef SumData* d = &self.d
         cdef int n = d.h.players, s = d.h.view_seat
         cdef int counts[16]
-        cdef int starts[8]
-        cdef int ends[8]
         cdef unsigned char cards[16]
         cdef int points[4]
         cdef int p, t, i, k, a, value = 0, held = 0
@@ -379,29 +377,8 @@ cdef class ToySum(State):
             counts[t] = 0
         d.bound = f.int_c("bound", 15, MOST_POINTS)
         d.total = f.int_c("total", 0, d.bound)
-        f.split_c("hands", n, c'/', "hands", starts, ends, 8)
-        a = f.vstart[f.key("hands")]
-        for p in range(n):
-            if p == s and "?" in f.text[starts[p]:ends[p]]:
-                raise f.error(f["hands"], f"seat {p} knows its own cards (* only for a card "
-                              f"it drew in a view a search played on), never ?",
-                              starts[p] - a, (ends[p] - starts[p]) or 1)
-            if p == s:
-                k = f.cards_c("hands", starts[p], ends[p], _TABLE_OWN, LETTERS_OWN, counts, True,
-                              "", cards, 16)
-            else:
-                k = f.cards_c("hands", starts[p], ends[p], _TABLE, LETTERS, counts, True, "",
-                              cards, 16)
-            if k > SUM_HAND:
-                raise f.error(f["hands"], f"seat {p} holds {k} cards; a hand has at most 3",
-                              starts[p] - a, ends[p] - starts[p])
-            for i in range(k):
-                d.hand[p][cards[i]] += 1
-                if p != s and s >= 0 and cards[i] != SUM_UNK:
-                    raise f.error(f["hands"], f"seat {s}'s view shows {CARD_NAMES[cards[i]]} in "
-                                  f"seat {p}'s hand: it cannot see another seat's cards "
-                                  f"(write ?)", starts[p] - a, ends[p] - starts[p])
-            d.hand_size[p] = k
+        read_hands(f, "hands", n, s, SUM_HAND, _TABLE, LETTERS, _TABLE_OWN, LETTERS_OWN,
+                   CARD_NAMES, counts, &d.hand[0][0], 16, d.hand_size)
         a = f.key("deck")
         k = f.cards_c("deck", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, True, "", cards, 16)
         if k > SUM_TYPES - SUM_HAND * n:
@@ -465,7 +442,6 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
     """The value of notation field ``j`` (``SPEC.notation[j]``; the kit writes players, rng
     and view)."""
     cdef SumData* d = &(<ToySum>st).d
-    cdef int p, mark
     if j == 1:                                  # bound
         put_int(o, d.bound)
     elif j == 2:                                # turn
@@ -473,25 +449,13 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
     elif j == 3:                                # total
         put_int(o, d.total)
     elif j == 4:                                # hands
-        for p in range(d.h.players):
-            if p:
-                put_c(o, c'/')
-            mark = o.n
-            put_counted(o, d.hand[p], 16, _LETTERS_OWN if p == d.h.view_seat else _LETTERS)
-            dash_if_empty(o, mark)
+        put_hands(o, &d.hand[0][0], 16, d.h.players, d.h.view_seat, _LETTERS, _LETTERS_OWN)
     elif j == 5:                                # deck
-        mark = o.n
-        put_run(o, d.deck + d.deck_top, d.deck_len - d.deck_top, _LETTERS)
-        dash_if_empty(o, mark)
+        put_run_or_dash(o, d.deck + d.deck_top, d.deck_len - d.deck_top, _LETTERS)
     elif j == 6:                                # played
-        mark = o.n
-        put_counted(o, d.played, SUM_TYPES, _LETTERS)
-        dash_if_empty(o, mark)
+        put_counted_or_dash(o, d.played, SUM_TYPES, _LETTERS)
     elif j == 7:                                # points
-        for p in range(d.h.players):
-            if p:
-                put_c(o, c',')
-            put_int(o, d.points[p])
+        put_ints(o, d.points, d.h.players)
     else:
         raise ValueError(f"no notation field {j}")
     return 1
