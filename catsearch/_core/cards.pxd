@@ -10,7 +10,7 @@ determinization.
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 from catsearch._core.rng cimport Rng, rng_shuffle_u8
-from catsearch._core.state cimport Header, as_view
+from catsearch._core.state cimport Header, as_view, as_full
 from catsearch._core.zobrist cimport count_up, count_down
 
 
@@ -143,3 +143,55 @@ cdef inline void hide_cards(Header* h, int seat, unsigned char* hands, int strid
                 hand[t] = 0
     memset(deck, unk, ndeck)
     as_view(h, seat)
+
+
+# -- a hand-and-deck game's skeletons (hands counted by type in rows of ``stride`` counts per
+# seat, the unknown count at index ``unk``; the deck a run of cards, top first) ------------
+
+cdef inline void count_unseen(int* cnt, const unsigned char* comp, int ntypes,
+                              const unsigned char* hands, int stride, int players, int seat,
+                              const unsigned char* deck, int ndeck) noexcept nogil:
+    """The first half of a game's ``unseen_counts``: ``cnt[t]`` = ``comp[t]`` (the copies of
+    type ``t``) less the cards of the hands and the deck that are not hidden: ``seat``'s own
+    hand (``seat`` >= 0: what that seat has not seen), or every known card in every hand and
+    in ``deck[0:ndeck]`` (``seat`` < 0: what nobody has seen in this state, a view's unknown
+    cards). The game then takes away its public places (a discard pile, cards played)."""
+    cdef int t, p, i
+    for t in range(ntypes):
+        cnt[t] = comp[t]
+    if seat >= 0:
+        for t in range(ntypes):
+            cnt[t] -= hands[seat * stride + t]
+        return
+    for p in range(players):
+        for t in range(ntypes):
+            cnt[t] -= hands[p * stride + t]
+    for i in range(ndeck):
+        if deck[i] < ntypes:
+            cnt[deck[i]] -= 1
+
+
+cdef inline void redeal_unseen(Header* h, int seat, const int* cnt, int ntypes,
+                               unsigned char* hands, int stride, unsigned char* sizes, int unk,
+                               unsigned char* deck, int ndeck, Rng* rng) noexcept nogil:
+    """A hand-and-deck game's ``determinize_c`` but for the hash: the cards ``seat`` has not
+    seen (``cnt``, from the game's ``unseen_counts``, at most 256) shuffled and dealt into
+    the other hands, ``seat``'s own unknown cards and the deck ``deck[0:ndeck]``; the header
+    becomes a full state's (``as_full``). The game then recomputes the hash."""
+    cdef unsigned char pool[256]
+    cdef int n, i
+    n = shuffled_pool(cnt, ntypes, pool, rng)
+    i = redeal_hands(hands, stride, sizes, h.players, seat, unk, pool, 0, n)
+    redeal_run(deck, ndeck, pool, i, n)
+    as_full(h, rng)
+
+
+cdef inline int draw_top(uint64_t* z, const uint64_t* deck_keys, int width,
+                         const unsigned char* deck, int* top) noexcept nogil:
+    """Take the deck's top card ``deck[top[0]]`` (the caller checked the deck is not empty),
+    xoring out its key (``deck_keys``: ``width`` keys per position, one per type and the
+    unknown card); return its type. The caller puts it in a hand (``card_in``)."""
+    cdef int card = deck[top[0]]
+    z[0] ^= deck_keys[top[0] * width + card]
+    top[0] += 1
+    return card

@@ -80,6 +80,50 @@ cdef inline void dash_if_empty(TextOut* o, int mark) noexcept nogil:
         put_c(o, c'-')
 
 
+cdef inline void put_run_or_dash(TextOut* o, const unsigned char* cards, int count,
+                                 const char* letters) noexcept nogil:
+    """``put_run``, ``-`` for no card (a deck, a pile)."""
+    cdef int mark = o.n
+    put_run(o, cards, count, letters)
+    dash_if_empty(o, mark)
+
+
+cdef inline void put_counted_or_dash(TextOut* o, const unsigned char* counts, int ntypes,
+                                     const char* letters) noexcept nogil:
+    """``put_counted``, ``-`` for no card (a discard pile counted by type)."""
+    cdef int mark = o.n
+    put_counted(o, counts, ntypes, letters)
+    dash_if_empty(o, mark)
+
+
+cdef inline void put_hands(TextOut* o, const unsigned char* hands, int stride, int players,
+                           int view_seat, const char* letters, const char* own) noexcept nogil:
+    """Every seat's hand (rows of ``stride`` counts by type, the unknown count last) in type
+    order, ``/`` between seats, ``-`` for an empty hand; the view's own hand with the letters
+    ``own`` (its unknown card is one it drew in a view a search played on)."""
+    cdef int p, mark
+    for p in range(players):
+        if p:
+            put_c(o, c'/')
+        mark = o.n
+        put_counted(o, hands + p * stride, stride, own if p == view_seat else letters)
+        dash_if_empty(o, mark)
+
+
+ctypedef fused seat_count:
+    unsigned char
+    int
+
+
+cdef inline void put_ints(TextOut* o, const seat_count* values, int n) noexcept nogil:
+    """``values[0:n]`` in decimal, separated by ``,`` (a number per seat)."""
+    cdef int p
+    for p in range(n):
+        if p:
+            put_c(o, c',')
+        put_int(o, values[p])
+
+
 # a game's field writer: writes the value of field ``j`` (its index in ``spec.notation``) and
 # returns 1, or returns 0 where an optional field is left out
 ctypedef int (*field_writer)(State st, TextOut* o, int j) except -1
@@ -117,3 +161,9 @@ cdef class TextFields:
 cdef void card_table(str letters, signed char* table)
 cdef int check_counts(str text, const int* counts, const unsigned char* comp, int ntypes,
                       names, str game, bint view) except -1
+
+
+cdef int read_hands(TextFields f, str key, int players, int view_seat, int most,
+                    const signed char* table, str letters, const signed char* own_table,
+                    str own_letters, names, int* counts, unsigned char* hands, int stride,
+                    unsigned char* sizes) except -1

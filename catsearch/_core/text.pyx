@@ -394,6 +394,46 @@ cdef int check_counts(str text, const int* counts, const unsigned char* comp, in
     return 0
 
 
+cdef int read_hands(TextFields f, str key, int players, int view_seat, int most,
+                    const signed char* table, str letters, const signed char* own_table,
+                    str own_letters, names, int* counts, unsigned char* hands, int stride,
+                    unsigned char* sizes) except -1:
+    """Read field ``key``: every seat's hand, ``/`` between seats (``put_hands`` writes it),
+    into rows of ``stride`` counts by type (the unknown card last) and ``sizes``, counting
+    every card in ``counts``. A hand holds at most ``most`` cards. In a seat's view its own
+    hand is read with ``own_letters`` (``own_table``; never ``?``: a seat knows its cards)
+    and every other hand holds only unknown cards (``names[t]`` names the card of type
+    ``t`` in the message). Raises ``NotationError`` naming the hand."""
+    cdef int starts[8]
+    cdef int ends[8]
+    cdef unsigned char cards[64]
+    cdef int p, i, k, a, unk = len(letters) - 1
+    f.split_c(key, players, c'/', key, starts, ends, 8)
+    a = f.vstart[f.key(key)]
+    for p in range(players):
+        if p == view_seat:
+            if "?" in f.text[starts[p]:ends[p]]:
+                raise f.error(f[key], f"seat {p} knows its own cards: its view shows them "
+                              f"({own_letters[unk]} only for a card it drew in a view a search "
+                              f"played on, until chance reveals it), never ?", starts[p] - a,
+                              (ends[p] - starts[p]) or 1)
+            k = f.cards_c(key, starts[p], ends[p], own_table, own_letters, counts, True, "",
+                          cards, 64)
+        else:
+            k = f.cards_c(key, starts[p], ends[p], table, letters, counts, True, "", cards, 64)
+        if k > most:
+            raise f.error(f[key], f"seat {p} holds {k} cards; a hand has at most {most}",
+                          starts[p] - a, ends[p] - starts[p])
+        for i in range(k):
+            hands[p * stride + cards[i]] += 1
+            if view_seat >= 0 and p != view_seat and cards[i] != unk:
+                raise f.error(f[key], f"seat {view_seat}'s view shows {names[cards[i]]} in "
+                              f"seat {p}'s hand: it cannot see another seat's cards (write ?)",
+                              starts[p] - a, ends[p] - starts[p])
+        sizes[p] = k
+    return 0
+
+
 def read_state(cls, text):
     """:meth:`State.from_text <catsearch._core.state.State.from_text>` of the game ``cls``."""
     if not isinstance(text, str):

@@ -4,11 +4,15 @@ and two toy games (used by catsearch's own suite, and handy for yours).
 - :func:`check_game`: a game against the state contract, in one call;
 - :func:`check_observations`: the law of observations (a live game's seats follow it);
 - :func:`check_tensors`: a seat's tensors show what it knows and nothing else;
-- :func:`read_perft` / :func:`check_perft`: perft files (one format for every game);
+- :func:`read_perft` / :func:`check_perft` / :func:`perft_line`: perft files (one format
+  for every game);
 - :func:`random_game_states`, :func:`play_out`: random games;
 - the toy games ``toy-rps`` and ``toy-pennies`` (:mod:`catsearch.testing.toys`), registered
   as test games by importing this package: ``new_game`` and ``from_text`` know them, the
-  public :data:`catsearch.GAMES` does not list them.
+  public :data:`catsearch.GAMES` does not list them;
+- the example game ``toy-sum`` (:mod:`catsearch.testing.example`): a hand and a deck on the
+  fast C paths, the worked example of ``docs/contract.rst``, "Adding a game" (a test game
+  too).
 """
 
 from __future__ import annotations
@@ -21,15 +25,20 @@ from catsearch._core.state import State
 from catsearch.testing.conformance import ConformanceError, check_game
 from catsearch.testing.observations import check_observations
 from catsearch.testing.tensors import check_tensors
-from catsearch.testing.perft import PerftCase, PerftFileError, check_perft, read_perft
+from catsearch.testing.perft import (PerftCase, PerftFileError, check_perft, perft_line,
+                                     read_perft)
 from catsearch.testing.toys import ToyPennies, ToyRPS
+from catsearch.testing.example import ToySum
 
 __all__ = ["check_game", "check_observations", "check_tensors", "ConformanceError", "read_perft", "check_perft", "PerftCase",
-           "PerftFileError", "random_game_states", "play_out", "ToyRPS", "ToyPennies",
-           "TOY_GAMES"]
+           "PerftFileError", "perft_line", "random_game_states", "play_out", "ToyRPS",
+           "ToyPennies", "TOY_GAMES", "ToySum", "EXAMPLE_GAME"]
 
 #: The toy games' ids (test games: not in :data:`catsearch.GAMES`).
 TOY_GAMES: tuple[str, ...] = (ToyRPS.spec.id, ToyPennies.spec.id)
+
+#: The example game's id (a test game: not in :data:`catsearch.GAMES`).
+EXAMPLE_GAME: str = ToySum.spec.id
 
 
 def random_game_states(game_id: str, players: int, games: int, seed: int,

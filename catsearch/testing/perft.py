@@ -8,7 +8,8 @@ of move sequences of exactly ``d`` moves from it::
 
 ``perft(d)`` counts the sequences of exactly ``d`` moves (a line that ends the game sooner
 counts nothing); chance events (draws, re-deals) are not moves. Each game's file is
-``tests/data/<game-id>-perft.txt``.
+``tests/data/<game-id>-perft.txt``; :func:`perft_line` writes a line of it (a new game's file
+is written from positions of random games, and its first counts checked by hand).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["PerftCase", "PerftFileError", "read_perft", "check_perft"]
+__all__ = ["PerftCase", "PerftFileError", "read_perft", "check_perft", "perft_line"]
 
 
 class PerftFileError(ValueError):
@@ -78,3 +79,14 @@ def check_perft(game_id: str, path: str | Path, max_depth: int | None = None) ->
                 raise AssertionError(f"{where}: perft({depth}) is {got}, the file says {count}")
             checked += 1
     return checked
+
+
+def perft_line(state, depths: int) -> str:
+    """The perft file line of ``state`` (a full state): its notation and ``perft(d)`` for
+    ``d`` = 1 .. ``depths`` (what :func:`read_perft` reads)."""
+    if isinstance(depths, bool) or not isinstance(depths, int):
+        raise TypeError(f"depths is an int, not {type(depths).__name__}")
+    if depths < 1:
+        raise ValueError(f"depths is at least 1, not {depths}")
+    counts = " ; ".join(f"D{d} {state.perft(d)}" for d in range(1, depths + 1))
+    return f"{state.to_text()} ; {counts}"

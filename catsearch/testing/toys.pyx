@@ -2,8 +2,9 @@
 """Two toy games with hidden simultaneous choices, for testing searchers (not in ``GAMES``).
 
 They are registered as test games when :mod:`catsearch.testing` is imported (``new_game``,
-``from_text`` and :func:`catsearch.testing.check_game` then know them), and they are the
-worked example of ``docs/contract.rst``, "Adding a game".
+``from_text`` and :func:`catsearch.testing.check_game` then know them); ``docs/contract.rst``,
+"Adding a game", points to them for hidden simultaneous choices (its worked example is the
+hand-and-deck game ``toy-sum``, ``example.pyx``).
 
 ``toy-rps``: simultaneous rock-paper-scissors for 2-4 players, taken seat by seat as the
 contract takes simultaneous moves (as The Cat's ticks are): each seat in turn picks ``rock``

@@ -15,6 +15,7 @@ SCRIPT = textwrap.dedent("""
     import sys
     import numpy as np
     import catsearch
+    import catsearch.testing        # the test games too
     from catsearch import InvalidMoveError
 
     game = sys.argv[1]

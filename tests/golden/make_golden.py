@@ -187,6 +187,7 @@ def games() -> dict[str, Game]:
     out: dict[str, Game] = {g: Game(g) for g in catsearch.GAMES}
     out["toy-rps"] = ToyGame("toy-rps", ToyRPS, (2, 3, 4))
     out["toy-pennies"] = ToyGame("toy-pennies", ToyPennies, (2,))
+    out["toy-sum"] = Game("toy-sum")        # the example game (catsearch.testing.example)
     return out
 
 
