@@ -61,7 +61,8 @@ SPEC = GameSpec(
     heuristic_weights=(
         Option("fit", float, 1.0, doc="per point of a card that keeps the total in bound"),
         Option("bust", float, -1.0, doc="per point of a card that goes over the bound"),
-    ))
+    ),
+    max_game_length=lambda players: 15)     # every turn plays one of the 15 cards
 fill_weights(HW, HW_N, SPEC)
 
 # -- Zobrist keys, drawn once at import from a fixed seed ---------------------------------
