@@ -17,7 +17,7 @@ def test_specs_find_the_plugins(cio):
     assert {"openspiel-ismcts", "openspiel-mcts"} <= set(player_names())
     p = make_player("openspiel-ismcts:iterations=20,c=1.5,seed=3")
     assert isinstance(p, openspiel_bots.OpenSpielISMCTS)
-    assert p.spec == "openspiel-ismcts:iterations=20,uct_c=1.5,seed=3"
+    assert p.spec == "openspiel-ismcts:iterations=20,seed=3,uct_c=1.5"
     assert make_player(p.spec).spec == p.spec
     q = make_player("openspiel-mcts:iters=30,dets=3")
     assert isinstance(q, openspiel_bots.OpenSpielMCTS) and q.determinizations == 3
