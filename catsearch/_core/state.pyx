@@ -14,7 +14,7 @@ from cpython.long cimport PyLong_CheckExact, PyLong_AsLongAndOverflow
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_next
 
-from catsearch._core.options import as_int, check_int, check_seed, fresh_seed
+from catsearch._core.options import OptionError, as_int, check_int, check_seed, fresh_seed
 from catsearch.errors import IllegalMoveError, InvalidMoveError
 
 
@@ -142,6 +142,9 @@ cdef class State:
 
     cdef int apply_hidden_c(self) noexcept nogil:
         return 0
+
+    cdef bint allows_c(self, State world, int seat) noexcept nogil:
+        return True
 
     cdef void tensor_c(self, int kind, float* out) noexcept nogil:
         pass
@@ -534,25 +537,73 @@ cdef class State:
         """The notation of ``seat``'s view (unknown cards written ``?``); it parses back."""
         return self.view(seat).to_text()
 
+    @property
+    def inference(self) -> str:
+        """What :meth:`determinize` honours by default here (and a search's worlds dealt from
+        this state): ``"rules"`` (what the public moves revealed) or ``"none"``."""
+        return "none" if (<Header*>self._data).no_inference else "rules"
+
+    @inference.setter
+    def inference(self, value) -> None:
+        (<Header*>self._data).no_inference = inference_off(value)
+
+    def allows(self, world, seat=None) -> bool:
+        """Could the game seen so far have happened with ``world`` as the real state?
+
+        ``self`` is ``seat``'s view (``seat`` defaults to the view's own) or a full state;
+        ``world`` a full state of the same game that ``seat`` cannot tell from it. True when
+        every move seen so far was legal in ``world``'s past as far as the public moves
+        reveal (each game's rules page, "Inference"); worlds that ``determinize`` deals with
+        ``inference="rules"`` always are, and so is the real state.
+        """
+        if not isinstance(world, State):
+            raise TypeError(f"world is a State, not a {type(world).__name__}")
+        if world.game_id != self.game_id or world.players != self.players:
+            raise ValueError(f"world is a {world.players}-player {world.game_id} state; this is "
+                             f"a {self.players}-player {self.game_id} one")
+        if world.view_seat is not None:
+            raise ValueError(f"world is seat {world.view_seat}'s view; a world is a full state")
+        if seat is None:
+            if self.view_seat is None:
+                raise ValueError("a full state: name the seat whose view it stands for")
+            seat = self.view_seat
+        cdef int s = self._check_seat(seat)
+        if self.view_seat is not None and s != self.view_seat:
+            raise ValueError(f"seat={s}, but this is seat {self.view_seat}'s view")
+        if self.view_text(s) != world.view_text(s):
+            raise ValueError(f"seat {s} can tell world {world.to_text()!r} from this state: "
+                             f"they differ in what it sees")
+        return self.allows_c(<State>world, s)
+
     def info_key(self, seat) -> int:
         """A 64-bit key of ``seat``'s information set: equal for states ``seat`` cannot tell
         apart (same view), different otherwise except by hash collision."""
         cdef State c = self.view(seat)
         return c.compute_hash_c()
 
-    def determinize(self, seat, seed=None):
+    def determinize(self, seat, seed=None, *, inference=None):
         """A full state drawn uniformly from those consistent with what ``seat`` knows here.
 
         The unknown cards are dealt at random among the places ``seat`` cannot see; the
         state's own generator is replaced too, since its future draws are unknown as well.
         ``seed``: a whole number from 0 to 2**64 - 1 (``None``: a fresh one).
+        ``inference``: ``"rules"`` deals only worlds in which every move seen so far was
+        legal (what each game's moves reveal: its rules page, "Inference"); ``"none"`` deals
+        every unseen card uniformly, as if the moves revealed nothing; ``None``: the state's
+        :attr:`inference` (``"rules"`` unless set).
         """
         cdef int s = self._check_seat(seat)
         seed = check_seed(seed)
+        cdef int off = (<Header*>self._data).no_inference if inference is None \
+            else inference_off(inference)
         cdef Rng r
         rng_seed(&r, fresh_seed() if seed is None else seed)
         cdef State c = self.clone_c()
+        cdef Header* h = <Header*>c._data
+        cdef int kept = h.no_inference
+        h.no_inference = off
         c.determinize_c(s, &r)
+        h.no_inference = kept
         return c
 
     def chance_outcomes(self) -> list:
@@ -618,6 +669,19 @@ cdef class State:
         from 1 to 64)."""
         from catsearch._core.counting import perft_divide
         return perft_divide(self, check_int(depth, "depth", 1, MAX_PERFT_DEPTH))
+
+
+INFERENCE = ("none", "rules")
+
+
+cpdef int inference_off(object inference) except -1:
+    """1 for ``inference="none"``, 0 for ``"rules"`` (``Header.no_inference``)."""
+    if not isinstance(inference, str):
+        raise TypeError(f"inference is one of {', '.join(INFERENCE)}, not a "
+                        f"{type(inference).__name__} ({inference!r})")
+    if inference not in INFERENCE:
+        raise OptionError(f"inference={inference!r}: not one of {', '.join(INFERENCE)}")
+    return inference == "none"
 
 
 # the size of a State object: a game's struct starts there (see State.__cinit__)

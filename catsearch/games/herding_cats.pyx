@@ -27,7 +27,7 @@ seat's view already holds all it knows (its hand and the table).
 import re
 
 from libc.stdint cimport uint64_t
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from libc.math cimport exp, sqrt
 
 from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
@@ -192,6 +192,8 @@ cdef void end_turn(HCData* d, int p) noexcept nogil:
         card = d.deck[d.deck_top]
         d.h.hash ^= Z_DECK[d.deck_top][card]
         d.deck_top += 1
+        if d.ncfg[p]:
+            cfg_draw(d, p)
         hand_add(d, p, card)
     d.h.ply += 1
     for i in range(n):
@@ -220,6 +222,183 @@ cdef void unseen_counts(HCData* d, int seat, int* cnt) noexcept nogil:
         cnt[DOG + d.herd_col[i]] -= 1
         cnt[d.herd_col[i]] -= d.herd_cats[i]
         cnt[WCL] -= d.herd_wcl[i]
+
+
+# -- what the moves revealed (docs/rules/herding-cats.rst, "Inference") ----------------------
+# A seat discards only when it holds nothing playable, so a discard tells every seat what the
+# discarder's other cards are not. Which card a later play took from that hand is not seen, so
+# each seat keeps every configuration of its hand still possible (``HCData.cfg``): per card
+# held, the types it cannot be. A drawn card is a new, unconstrained one.
+
+cdef enum:
+    HC_TRIES = 4096     # rejection attempts of determinize_c before its fallback
+
+# counters for measurement (inference_counts()): worlds dealt under constraints, attempts,
+# fallbacks (a world kept after HC_TRIES rejections), configurations cut at HC_CFG
+cdef unsigned long long _N_WORLDS = 0, _N_TRIES = 0, _N_FALLBACKS = 0, _N_CUT = 0
+
+
+cdef inline unsigned short playable_mask(HCData* d) noexcept nogil:
+    """The card types playable on the table as it is: a cowdog and a Stampede always, a cat
+    of a colour with a herd, a Wild Cat Lady when there is a herd."""
+    cdef unsigned short m = (1 << STAMP) | (0xF << DOG)
+    cdef int k
+    for k in range(d.nherds):
+        m |= 1 << d.herd_col[k]
+    if d.nherds:
+        m |= 1 << WCL
+    return m
+
+
+cdef bint fits(const int* cards, const unsigned short* masks, int n, int i, int used) noexcept nogil:
+    """Can ``cards[i:n]`` go one each to the masks not in ``used``, none to a mask that
+    forbids its type?"""
+    cdef int j
+    if i == n:
+        return True
+    for j in range(n):
+        if not (used >> j) & 1 and not (masks[j] >> cards[i]) & 1:
+            if fits(cards, masks, n, i + 1, used | (1 << j)):
+                return True
+    return False
+
+
+cdef bint looser(const unsigned short* b, const unsigned short* a, int n, int i,
+                 int used) noexcept nogil:
+    """Does configuration ``b`` allow every hand ``a`` allows (its masks matched one to one
+    to ``a[i:n]``, each a subset of its partner)?"""
+    cdef int j
+    if i == n:
+        return True
+    for j in range(n):
+        if not (used >> j) & 1 and (b[j] & ~a[i]) == 0:
+            if looser(b, a, n, i + 1, used | (1 << j)):
+                return True
+    return False
+
+
+cdef void keep_configs(HCData* d, int p, unsigned short* cand, int count, int n) noexcept nogil:
+    """Store the candidate configurations (``n`` masks each) as seat ``p``'s: each sorted,
+    without duplicates or one that another allows more than; none at all when one of them
+    allows anything (nothing is known)."""
+    global _N_CUT
+    cdef int c, e, i, j, kept = 0
+    cdef unsigned short t
+    cdef unsigned short* a
+    cdef bint drop, any_mask
+    for c in range(count):
+        a = cand + 3 * c
+        for i in range(1, n):           # insertion sort, n <= 3
+            t = a[i]
+            j = i - 1
+            while j >= 0 and a[j] > t:
+                a[j + 1] = a[j]
+                j -= 1
+            a[j + 1] = t
+        any_mask = False
+        for i in range(n):
+            any_mask = any_mask or a[i] != 0
+        if not any_mask:
+            d.ncfg[p] = 0               # this configuration allows every hand
+            return
+    for c in range(count):
+        a = cand + 3 * c
+        drop = False
+        for e in range(count):
+            if e != c and looser(cand + 3 * e, a, n, 0, 0):
+                # e allows all a allows: drop a (of two equal ones, the later)
+                if not looser(a, cand + 3 * e, n, 0, 0) or e < c:
+                    drop = True
+                    break
+        if drop:
+            continue
+        if kept == HC_CFG:
+            _N_CUT += 1                 # the rest are left out (documented; never seen)
+            break
+        for i in range(n):
+            d.cfg[p][kept][i] = a[i]
+        kept += 1
+    d.ncfg[p] = kept
+
+
+cdef void cfg_take(HCData* d, int p, int x, unsigned short add) noexcept nogil:
+    """Seat ``p`` plays or discards a card of type ``x``; ``add``: the types the rest of
+    its hand is now known not to be (a discard: everything playable), else 0."""
+    cdef unsigned short cand[HC_CFG * HC_HAND * 3]
+    cdef int n = d.hand_size[p], c, i, j, k, count = 0
+    cdef unsigned short* m
+    if d.ncfg[p] == 0:
+        if add == 0 or n <= 1:
+            return
+        d.ncfg[p] = 1
+        memset(d.cfg[p][0], 0, sizeof(d.cfg[p][0]))
+    for c in range(d.ncfg[p]):
+        m = d.cfg[p][c]
+        for i in range(n):
+            if (m[i] >> x) & 1 or (i > 0 and m[i] == m[i - 1]):
+                continue                # that card is not an x / the same choice again
+            k = 0
+            for j in range(n):
+                if j != i:
+                    cand[3 * count + k] = m[j] | add
+                    k += 1
+            count += 1
+    if count == 0 or n <= 1:
+        # no configuration had an x (a move a search played in a view, in a world the moves
+        # exclude), or the hand is now empty: nothing more is known
+        d.ncfg[p] = 0
+        return
+    keep_configs(d, p, cand, count, n - 1)
+
+
+cdef inline void cfg_draw(HCData* d, int p) noexcept nogil:
+    """Seat ``p`` draws a card (``hand_size`` not yet counting it): a card of any type."""
+    cdef int c, i, n = d.hand_size[p]
+    for c in range(d.ncfg[p]):
+        for i in range(n, 0, -1):
+            d.cfg[p][c][i] = d.cfg[p][c][i - 1]
+        d.cfg[p][c][0] = 0
+
+
+cdef bint hand_allowed(HCData* d, int p, HCData* w) noexcept nogil:
+    """Is seat ``p``'s hand in ``w`` (every card known) one that its configurations in
+    ``d`` allow?"""
+    cdef int cards[HC_HAND]
+    cdef int t, i, c, n = 0
+    if d.ncfg[p] == 0:
+        return True
+    for t in range(HC_TYPES):
+        for i in range(w.hand[p][t]):
+            if n < HC_HAND:
+                cards[n] = t
+            n += 1
+    if n != d.hand_size[p] or w.hand[p][HC_UNK]:
+        return True                     # unknown cards: not a world, nothing to check
+    for c in range(d.ncfg[p]):
+        if fits(cards, d.cfg[p][c], n, 0, 0):
+            return True
+    return False
+
+
+cdef bint type_allowed(HCData* d, int p, int t) noexcept nogil:
+    """Can seat ``p`` hold a card of type ``t``, by its configurations?"""
+    cdef int c, i
+    if d.ncfg[p] == 0:
+        return True
+    for c in range(d.ncfg[p]):
+        for i in range(d.hand_size[p]):
+            if not (d.cfg[p][c][i] >> t) & 1:
+                return True
+    return False
+
+
+def inference_counts() -> dict:
+    """How determinize has dealt under what the moves revealed, since import: ``worlds``
+    dealt where some seat's cards were constrained, ``attempts`` (deals tried for them),
+    ``fallbacks`` (a world kept after 4096 rejected deals) and ``cut`` (configurations
+    left out past the 16 a seat keeps). For measurement (benchmarks/inference.py)."""
+    return {"worlds": _N_WORLDS, "attempts": _N_TRIES, "fallbacks": _N_FALLBACKS,
+            "cut": _N_CUT}
 
 
 cdef inline int play_moves(HCData* d, const unsigned char* have, int* out) noexcept nogil:
@@ -336,8 +515,8 @@ def max_game_length(int players) -> int:
 
 SPEC = GameSpec(
     id="herding-cats", name="Herding Cats", size=sizeof(HCData), moves=HC_MOVES,
-    notation=("players", "turn", "hands", "deck", "herds", "discard", "out", "won", "rng",
-              "view?"),
+    notation=("players", "turn", "hands", "deck", "herds", "discard", "out", "won", "cannot?",
+              "rng", "view?"),
     heuristic_weights=(
         Option("cowdog_held", float, 40.0, doc="a cowdog of a colour with a cat in hand"),
         Option("cowdog", float, 30.0, doc="any other cowdog"),
@@ -352,7 +531,8 @@ SPEC = GameSpec(
                doc="discarding a Wild Cat Lady (a cat: minus the cowdogs of its colour to "
                    "come)"),
     ),
-    max_game_length=max_game_length, gloss=gloss, render="herding-cats")
+    max_game_length=max_game_length, gloss=gloss, render="herding-cats",
+    history=("cannot",))
 fill_weights(HW, HW_N, SPEC)
 
 
@@ -380,6 +560,13 @@ cdef class HerdingCats(State):
         cdef HCData* d = &self.d
         cdef int p = d.h.current
         cdef int k
+        if d.ncfg[p]:
+            # what seat p's cards were known not to be, kept through its play
+            cfg_take(d, p, DOG + m if m < M_CAT else d.herd_col[m - M_CAT] if m < M_WCL
+                     else WCL if m < M_STAMP else STAMP if m == M_STAMP else m - M_DISC,
+                     playable_mask(d) if m >= M_DISC else 0)
+        elif m >= M_DISC and not d.h.scratch:
+            cfg_take(d, p, m - M_DISC, playable_mask(d))     # a discard reveals
         if m < M_CAT:
             hand_take(d, p, DOG + m)
             k = d.nherds
@@ -403,6 +590,15 @@ cdef class HerdingCats(State):
             hand_take(d, p, m - M_DISC)
             disc_add(d, m - M_DISC)
         end_turn(d, p)
+
+    cdef bint allows_c(self, State world, int seat) noexcept nogil:
+        """Every other seat's hand in ``world`` is one its discards allow."""
+        cdef HCData* d = &self.d
+        cdef int p
+        for p in range(d.h.players):
+            if p != seat and not hand_allowed(d, p, &(<HerdingCats>world).d):
+                return False
+        return True
 
     cdef uint64_t compute_hash_c(self) noexcept nogil:
         cdef HCData* d = &self.d
@@ -443,15 +639,44 @@ cdef class HerdingCats(State):
         d.h.hash = self.compute_hash_c()
 
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
+        global _N_WORLDS, _N_TRIES, _N_FALLBACKS
         cdef HCData* d = &self.d
         cdef unsigned char pool[60]
+        cdef unsigned char hands[4][11]
         cdef int cnt[HC_TYPES]
-        cdef int n, i
-        # everything `seat` has not seen, dealt at random into the places it cannot see
+        cdef int n, i, p, tries = 0
+        cdef bint constrained = False, ok
+        # everything `seat` has not seen, dealt at random into the places it cannot see; with
+        # inference, again until every seat's hand is one the moves seen allow (rejection:
+        # the worlds kept are uniform among those allowed)
         unseen_counts(d, seat, cnt)
-        n = shuffled_pool(cnt, HC_TYPES, pool, rng)
-        i = redeal_hands(&d.hand[0][0], 11, d.hand_size, d.h.players, seat, HC_UNK, pool, 0, n)
+        if not d.h.no_inference:
+            for p in range(d.h.players):
+                constrained = constrained or (p != seat and d.ncfg[p] > 0)
+        if constrained:
+            memcpy(hands, d.hand, sizeof(hands))
+            _N_WORLDS += 1
+        while True:
+            n = shuffled_pool(cnt, HC_TYPES, pool, rng)
+            i = redeal_hands(&d.hand[0][0], 11, d.hand_size, d.h.players, seat, HC_UNK, pool,
+                             0, n)
+            if not constrained:
+                break
+            tries += 1
+            ok = True
+            for p in range(d.h.players):
+                if p != seat and not hand_allowed(d, p, d):
+                    ok = False
+                    break
+            if ok:
+                break
+            if tries == HC_TRIES:
+                _N_FALLBACKS += 1       # documented fallback: keep this world
+                break
+            memcpy(d.hand, hands, sizeof(hands))
+        _N_TRIES += tries
         redeal_run(d.deck + d.deck_top, d.deck_len - d.deck_top, pool, i, n)
+        # the world keeps what the game so far revealed: public, the same in every world
         as_full(&d.h, rng)
         d.h.hash = self.compute_hash_c()
 
@@ -635,9 +860,19 @@ cdef class HerdingCats(State):
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
         cdef int cnt[HC_TYPES]
+        cdef int t, left = 0
+        cdef int p = self.d.h.current
         if self.d.h.terminal or self.d.hand[self.d.h.current][HC_UNK] == 0:
             return 0        # only the mover's unknown cards are drawn by chance
         unseen_counts(&self.d, NO_SEAT, cnt)
+        if not self.d.h.no_inference and self.d.ncfg[p]:
+            # a type none of the mover's cards can be (its discards showed): not drawn
+            for t in range(HC_TYPES):
+                if cnt[t] > 0 and not type_allowed(&self.d, p, t):
+                    cnt[t] = 0
+                left += cnt[t] if cnt[t] > 0 else 0
+            if left == 0:
+                unseen_counts(&self.d, NO_SEAT, cnt)
         return chance_from_counts(cnt, HC_TYPES, outcomes, weights)
 
     cdef void apply_chance_c(self, int t) noexcept nogil:
@@ -722,6 +957,9 @@ cdef class HerdingCats(State):
             if cnt[t] < 1:
                 raise ValueError(f"seat {p} cannot play {with_article(CARD_NAMES[t])} ({move_text!r}): "
                                  f"seat {seat} has seen all {COMP[t]} of them")
+            if not type_allowed(d, p, t):
+                raise ValueError(f"seat {p} cannot play {with_article(CARD_NAMES[t])} "
+                                 f"({move_text!r}): its discards showed it holds none")
         if d.deck_top < d.deck_len:
             if not plus or len(draw) != 1 or draw not in LETTERS:
                 raise ValueError(f"the deck is not empty, so the observation ends with the "
@@ -910,8 +1148,63 @@ cdef class HerdingCats(State):
             if d.hand_size[cur] == 0:
                 raise f.error(f["turn"], f"seat {cur} holds no cards and cannot be the seat to move")
             d.h.current = cur
+        if f.has("cannot"):
+            self._read_cannot(f)
         if d.h.view_seat >= 0:
             self._check_view(f)
+
+    def _read_cannot(self, TextFields f):
+        """``cannot=1:OPBGS.OPBGSW|...,2:...``: per seat whose cards the moves constrain, its
+        configurations (``|``), each the types every card held cannot be (``.`` between
+        cards, ``-`` for none), as :meth:`_write_text` writes them."""
+        cdef HCData* d = &self.d
+        cdef unsigned short cand[HC_CFG * 3]
+        cdef int p, n, c, i, count, last = -1
+        text = f.value("cannot")
+        off = 0
+        for part in text.split(","):
+            seat, colon, configs = part.partition(":")
+            if not colon or not (seat.isascii() and seat.isdigit()) or len(seat) > 1:
+                raise f.error(f["cannot"], "write each seat as <seat>:<configurations>, e.g. "
+                              "1:OPBGS.OPBGSW", off, len(part) or 1)
+            p = int(seat)
+            if p >= d.h.players or p <= last:
+                raise f.error(f["cannot"], f"seat {p}: seats are 0 to {d.h.players - 1}, each "
+                              f"once, in order", off, len(seat))
+            last = p
+            n = d.hand_size[p]
+            groups = configs.split("|")
+            if len(groups) > HC_CFG:
+                raise f.error(f["cannot"], f"seat {p}: at most {HC_CFG} configurations",
+                              off, len(part))
+            count = 0
+            for g in groups:
+                masks = g.split(".")
+                if len(masks) != n:
+                    raise f.error(f["cannot"], f"seat {p} holds {n} card(s): each "
+                                  f"configuration gives {n} mask(s), {g!r} gives {len(masks)}",
+                                  off, len(part))
+                for i, m in enumerate(masks):
+                    bits = 0
+                    if m != "-":
+                        for ch in m:
+                            if ch not in LETTERS[:HC_TYPES] or (bits >> LETTERS.index(ch)) & 1:
+                                raise f.error(f["cannot"], f"seat {p}: {m!r} is not a set of "
+                                              f"card letters ({LETTERS[:HC_TYPES]}, each once; "
+                                              f"- for none)", off, len(part))
+                            bits |= 1 << LETTERS.index(ch)
+                        if not m:
+                            raise f.error(f["cannot"], f"seat {p}: an empty mask is written -",
+                                          off, len(part))
+                    cand[3 * count + i] = bits
+                count += 1
+            if n:
+                keep_configs(d, p, cand, count, n)
+            if (p == d.h.view_seat or d.h.view_seat < 0) and not hand_allowed(d, p, d):
+                raise f.error(f["cannot"], f"seat {p}'s hand "
+                              f"{cards_str(d.hand[p], 11).strip('-')!r} is not one its "
+                              f"configurations allow", off, len(part))
+            off += len(part) + 1
 
     def _check_view(self, TextFields f):
         """A view holds what its seat can know: its own hand (read in ``_read``: a card it
@@ -949,7 +1242,7 @@ card_table(LETTERS_OWN, _TABLE_OWN)
 cdef int _put_field(State st, TextOut* o, int j) except -1:
     """The value of notation field ``j`` (``SPEC.notation[j]``)."""
     cdef HCData* d = &(<HerdingCats>st).d
-    cdef int p, k, mark, c
+    cdef int p, k, mark, c, i
     cdef const char* letters = _LETTERS
     if j == 1:                                  # turn
         put_turn_or_dash(o, d.h.current)
@@ -986,6 +1279,27 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
             if p:
                 put_c(o, c',')
             put_int(o, d.won[p])
+    elif j == 8:                                # cannot: what the discards revealed
+        mark = o.n
+        for p in range(d.h.players):
+            if not d.ncfg[p]:
+                continue
+            if o.n > mark:
+                put_c(o, c',')
+            put_int(o, p)
+            put_c(o, c':')
+            for k in range(d.ncfg[p]):
+                if k:
+                    put_c(o, c'|')
+                for i in range(d.hand_size[p]):
+                    if i:
+                        put_c(o, c'.')
+                    if d.cfg[p][k][i] == 0:
+                        put_c(o, c'-')
+                    for c in range(HC_TYPES):
+                        if (d.cfg[p][k][i] >> c) & 1:
+                            put_c(o, letters[c])
+        return o.n > mark
     else:
         raise ValueError(f"no notation field {j}")
     return 1

@@ -380,7 +380,9 @@ def _chi2_critical(df: int) -> float:
 
 def _check_uniform(ck: _Checker, st: State, draws: int) -> None:
     """A seat's first hidden location is dealt from the cards it has not seen, uniformly (or
-    from the narrower pool the game names for it with ``dealt_from(seat)``, if it has one)."""
+    from the narrower pool the game names for it with ``dealt_from(seat)``, if it has one),
+    without inference (with it, what the moves revealed narrows some locations: the law of
+    inference, :func:`catsearch.testing.check_inference`, checks those worlds)."""
     ck.at(0, None, st.ply, st)
     seat = st.current_player if not st.is_terminal() else 0
     knowledge, cards = st.knowledge(), st.cards()
@@ -397,7 +399,7 @@ def _check_uniform(ck: _Checker, st: State, draws: int) -> None:
     total = sum(pool.values())
     seen: collections.Counter = collections.Counter()
     for i in range(draws):
-        seen.update(st.determinize(seat, seed=i).cards()[loc])
+        seen.update(st.determinize(seat, seed=i, inference="none").cards()[loc])
     ck.expect(set(seen) <= set(pool), f"a determinization for seat {seat} put a card it has "
               f"seen into {loc}: {dict(seen)}")
     slots = draws * len(cards[loc])
