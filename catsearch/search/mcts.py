@@ -114,7 +114,7 @@ class MCTSPlayer(Player):
         if prior is None:
             prior = game_default("prior", game_id)
         return dict(c=c, mix=mix, cutoff=cutoff, max_nodes=self.max_nodes, prior=prior,
-                    weights=self.check_game(game_id))
+                    weights=self.weights_for(game_id))
 
     @property
     def bytes_per_node(self) -> int:
@@ -149,7 +149,7 @@ class MCTSPlayer(Player):
         view = _seat_view(state)
         seat = state.current_player
         plan = self._plan(limits)
-        self.check_game(view.game_id)       # a weight the game lacks: say so now
+        self.weights_for(view.game_id)       # a weight the game lacks: say so now
         forced = forced_result(view, t0, self.forced)
         if forced is not None:
             return forced
