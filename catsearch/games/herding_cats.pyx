@@ -352,7 +352,8 @@ SPEC = GameSpec(
                doc="discarding a Wild Cat Lady (a cat: minus the cowdogs of its colour to "
                    "come)"),
     ),
-    max_game_length=max_game_length, gloss=gloss, render="herding-cats")
+    max_game_length=max_game_length, gloss=gloss, render="herding-cats",
+    hidden_moves=False)    # every move is seen as it was made
 fill_weights(HW, HW_N, SPEC)
 
 
