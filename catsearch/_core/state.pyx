@@ -18,28 +18,6 @@ from catsearch._core.options import as_int, check_int, check_seed, fresh_seed
 from catsearch.errors import IllegalMoveError, InvalidMoveError
 
 
-cdef const double* weights_pointer(object vector) except? NULL:
-    """The doubles of ``vector`` (an ``array('d')`` from ``GameSpec.weight_vector``), NULL
-    for ``None``: valid while the caller keeps ``vector``."""
-    cdef double[::1] w
-    if vector is None:
-        return NULL
-    w = vector
-    return &w[0]
-
-
-cdef int fill_weights(double* out, int n, object spec) except -1:
-    """Fill a game's C array of ``n`` default heuristic weights from its ``spec`` (at import:
-    the declaration is the one source of the defaults and of their order)."""
-    cdef int i
-    if len(spec.heuristic_weights) != n:
-        raise ValueError(f"{spec.id}: {len(spec.heuristic_weights)} heuristic weights "
-                         f"declared, the C array holds {n}")
-    for i in range(n):
-        out[i] = spec.heuristic_weights[i].default
-    return 0
-
-
 cdef void copy_state(State dst, State src) noexcept nogil:
     """Make ``dst`` an exact copy of ``src`` (same game): one memcpy of the game's struct."""
     memcpy(dst._data, src._data, src._size)
@@ -273,8 +251,12 @@ cdef class State:
         return mask
 
     def _check_can_move(self):
-        """Raise if the seat to move cannot decide in this state (a view hides its cards)."""
-        pass
+        """Raise ``IllegalMoveError`` where the game is on but no seat is to move: a seat's
+        view that waits for chance to reveal what the view cannot see (a game may say what
+        it waits for: The Cat does)."""
+        if header(self).current < 0 and not header(self).terminal:
+            raise IllegalMoveError(f"nobody can move: this view waits for chance (see "
+                                   f"chance_outcomes) in {self.to_text()!r}")
 
     def move_to_str(self, move) -> str:
         """The text form of a move (an int in ``range(num_distinct_moves)``).
@@ -360,27 +342,12 @@ cdef class State:
     def heuristic_move(self, seed=0, *, weights=None) -> int:
         """The game's rule-based move here (what the ``heuristic`` player plays), drawing
         its ties with ``seed`` (a seed, ``None``: a fresh one), with the heuristic's
-        ``weights`` (name -> value, see ``spec.heuristic_weights``) set where given."""
-        cdef Rng r
-        cdef const double* keep = header(self).hweights
-        seed = check_seed(seed)
-        vector = self.spec.weight_vector(weights)
-        if seed is None:
-            seed = fresh_seed()
-        if header(self).terminal:
-            raise IllegalMoveError(f"the game is over in {self.to_text()!r}")
-        self._check_can_move()
-        rng_seed(&r, seed)
-        cdef int* buf = <int*>malloc(sizeof(int) * (self.num_distinct_moves_c() + 1))
-        if buf == NULL:
-            raise MemoryError()
-        if vector is not None:
-            set_heuristic_weights(self, weights_pointer(vector))
-        try:
-            return self.heuristic_move_c(&r, buf, 0)
-        finally:
-            set_heuristic_weights(self, keep)
-            free(buf)
+        ``weights`` (name -> value, see ``spec.heuristic_weights``) set where given.
+
+        :raises IllegalMoveError: the game is over, or nobody can move here.
+        """
+        from catsearch._core.heuristic import heuristic_move
+        return heuristic_move(self, seed, weights)
 
     def observe_move(self, move, seat) -> int:
         """What ``seat`` sees of ``move`` played here (the move itself where it is public)."""
