@@ -7,9 +7,10 @@ a seeded generator and the buffers of one iteration. Its subclasses walk their t
 ``_iterate``: :class:`catsearch.search.ismcts.ISMCTSCore` (SO- and MO-ISMCTS) and
 :class:`catsearch.search.pimc.PIMCCore` (determinized MCTS). Everything else is here, once:
 
-* selection (:meth:`TreeCore.select`): UCB over availability counts (ISMCTS) or over the
-  parent's visits (UCT, for PIMC's perfect-information trees), or PUCT with the game's
-  heuristic move as the prior and first-play urgency for untried moves;
+* selection (:meth:`TreeCore.select`; its scoring rules in ``scoring.pxd``): UCB over
+  availability counts (ISMCTS) or over the parent's visits (UCT, for PIMC's
+  perfect-information trees), or PUCT with the game's heuristic move as the prior and
+  first-play urgency for untried moves;
 * expansion under the depth limit and the node budget, playouts (random, heuristic or a mix,
   with an optional cut-off), the max-n backup, and the run loop with its limits;
 * tree reuse: moving a root to a child, and compacting the live trees into a fresh node pool.
