@@ -72,6 +72,11 @@ class GameSpec:
     :ivar render: the name of the browser's drawing of the game (``catsearch/play/static/
         render.js``); ``None``: the generic drawing (the cards of every location, from
         :meth:`State.cards`, and the notation).
+    :ivar hidden_moves: a seat may see another seat's move as other than it was
+        (``observe_move_c`` gives it a code ``>= moves``, as The Cat's simultaneous hidden
+        actions): ISMCTS's ``mode=auto`` then searches one tree per seat (MO-ISMCTS), else one
+        (SO-ISMCTS, the same search done faster). The conformance suite refuses a game that
+        hides a move without declaring it.
     """
 
     id: str
@@ -89,6 +94,7 @@ class GameSpec:
     search_defaults: tuple[tuple[str, Any], ...] = ()
     gloss: Callable[[str, int | None], str | None] | None = field(default=None, compare=False)
     render: str | None = None
+    hidden_moves: bool = False
     history: tuple[str, ...] = ()
     _players: Option = field(init=False, repr=False, compare=False)
 

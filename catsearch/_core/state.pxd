@@ -102,8 +102,8 @@ cdef inline const double* heuristic_weights(Header* h, const double* defaults) n
     """The weights a game's ``heuristic_move_c`` uses: the state's, else the game's."""
     return h.hweights if h.hweights != NULL else defaults
 
-cdef const double* weights_pointer(object vector) except? NULL
-cdef int fill_weights(double* out, int n, object spec) except -1
+# the heuristic's weights in C (given to the games from here, with the rest of the kit)
+from catsearch._core.heuristic cimport weights_pointer, fill_weights
 
 cdef inline void set_heuristic_weights(State s, const double* w) noexcept nogil:
     """Make ``s`` (and every copy made of it from now on) use the weights ``w`` (NULL: the

@@ -14,30 +14,8 @@ from cpython.long cimport PyLong_CheckExact, PyLong_AsLongAndOverflow
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_next
 
-from catsearch._core.options import OptionError, as_int, check_int, check_seed, fresh_seed
-from catsearch.errors import IllegalMoveError, InvalidMoveError
-
-
-cdef const double* weights_pointer(object vector) except? NULL:
-    """The doubles of ``vector`` (an ``array('d')`` from ``GameSpec.weight_vector``), NULL
-    for ``None``: valid while the caller keeps ``vector``."""
-    cdef double[::1] w
-    if vector is None:
-        return NULL
-    w = vector
-    return &w[0]
-
-
-cdef int fill_weights(double* out, int n, object spec) except -1:
-    """Fill a game's C array of ``n`` default heuristic weights from its ``spec`` (at import:
-    the declaration is the one source of the defaults and of their order)."""
-    cdef int i
-    if len(spec.heuristic_weights) != n:
-        raise ValueError(f"{spec.id}: {len(spec.heuristic_weights)} heuristic weights "
-                         f"declared, the C array holds {n}")
-    for i in range(n):
-        out[i] = spec.heuristic_weights[i].default
-    return 0
+from catsearch._core.options import check_int, check_move, check_seat, check_seed, fresh_seed
+from catsearch.errors import IllegalMoveError
 
 
 cdef void copy_state(State dst, State src) noexcept nogil:
@@ -270,14 +248,16 @@ cdef class State:
 
     def legal_mask(self):
         """A numpy bool array of length :attr:`num_distinct_moves`, True at each legal move."""
-        import numpy as np
-        mask = np.zeros(self.num_distinct_moves_c(), dtype=bool)
-        mask[self.legal_moves()] = True
-        return mask
+        from catsearch._core.observing import legal_mask
+        return legal_mask(self)
 
     def _check_can_move(self):
-        """Raise if the seat to move cannot decide in this state (a view hides its cards)."""
-        pass
+        """Raise ``IllegalMoveError`` where the game is on but no seat is to move: a seat's
+        view that waits for chance to reveal what the view cannot see (a game may say what
+        it waits for: The Cat does)."""
+        if header(self).current < 0 and not header(self).terminal:
+            raise IllegalMoveError(f"nobody can move: this view waits for chance (see "
+                                   f"chance_outcomes) in {self.to_text()!r}")
 
     def move_to_str(self, move) -> str:
         """The text form of a move (an int in ``range(num_distinct_moves)``).
@@ -300,12 +280,7 @@ cdef class State:
 
     def _move_index(self, move) -> int:
         """``move`` checked as a move id: a whole number in ``range(num_distinct_moves)``."""
-        m = as_int(move, "move")
-        n = self.num_distinct_moves_c()
-        if not 0 <= m < n:
-            raise InvalidMoveError(f"move {m} is out of range: expected a whole number from 0 "
-                                   f"to {n - 1} for {self.game_id}")
-        return m
+        return check_move(move, self.num_distinct_moves_c(), self.game_id)
 
     def _move_to_str(self, int move) -> str:
         raise NotImplementedError
@@ -363,27 +338,12 @@ cdef class State:
     def heuristic_move(self, seed=0, *, weights=None) -> int:
         """The game's rule-based move here (what the ``heuristic`` player plays), drawing
         its ties with ``seed`` (a seed, ``None``: a fresh one), with the heuristic's
-        ``weights`` (name -> value, see ``spec.heuristic_weights``) set where given."""
-        cdef Rng r
-        cdef const double* keep = header(self).hweights
-        seed = check_seed(seed)
-        vector = self.spec.weight_vector(weights)
-        if seed is None:
-            seed = fresh_seed()
-        if header(self).terminal:
-            raise IllegalMoveError(f"the game is over in {self.to_text()!r}")
-        self._check_can_move()
-        rng_seed(&r, seed)
-        cdef int* buf = <int*>malloc(sizeof(int) * (self.num_distinct_moves_c() + 1))
-        if buf == NULL:
-            raise MemoryError()
-        if vector is not None:
-            set_heuristic_weights(self, weights_pointer(vector))
-        try:
-            return self.heuristic_move_c(&r, buf, 0)
-        finally:
-            set_heuristic_weights(self, keep)
-            free(buf)
+        ``weights`` (name -> value, see ``spec.heuristic_weights``) set where given.
+
+        :raises IllegalMoveError: the game is over, or nobody can move here.
+        """
+        from catsearch._core.heuristic import heuristic_move
+        return heuristic_move(self, seed, weights)
 
     def observe_move(self, move, seat) -> int:
         """What ``seat`` sees of ``move`` played here (the move itself where it is public)."""
@@ -545,6 +505,7 @@ cdef class State:
 
     @inference.setter
     def inference(self, value) -> None:
+        from catsearch._core.worlds import inference_off
         (<Header*>self._data).no_inference = inference_off(value)
 
     def allows(self, world, seat=None) -> bool:
@@ -556,24 +517,8 @@ cdef class State:
         reveal (each game's rules page, "Inference"); worlds that ``determinize`` deals with
         ``inference="rules"`` always are, and so is the real state.
         """
-        if not isinstance(world, State):
-            raise TypeError(f"world is a State, not a {type(world).__name__}")
-        if world.game_id != self.game_id or world.players != self.players:
-            raise ValueError(f"world is a {world.players}-player {world.game_id} state; this is "
-                             f"a {self.players}-player {self.game_id} one")
-        if world.view_seat is not None:
-            raise ValueError(f"world is seat {world.view_seat}'s view; a world is a full state")
-        if seat is None:
-            if self.view_seat is None:
-                raise ValueError("a full state: name the seat whose view it stands for")
-            seat = self.view_seat
-        cdef int s = self._check_seat(seat)
-        if self.view_seat is not None and s != self.view_seat:
-            raise ValueError(f"seat={s}, but this is seat {self.view_seat}'s view")
-        if self.view_text(s) != world.view_text(s):
-            raise ValueError(f"seat {s} can tell world {world.to_text()!r} from this state: "
-                             f"they differ in what it sees")
-        return self.allows_c(<State>world, s)
+        from catsearch._core.worlds import allows
+        return allows(self, world, seat)
 
     def info_key(self, seat) -> int:
         """A 64-bit key of ``seat``'s information set: equal for states ``seat`` cannot tell
@@ -592,27 +537,14 @@ cdef class State:
         every unseen card uniformly, as if the moves revealed nothing; ``None``: the state's
         :attr:`inference` (``"rules"`` unless set).
         """
-        cdef int s = self._check_seat(seat)
-        seed = check_seed(seed)
-        cdef int off = (<Header*>self._data).no_inference if inference is None \
-            else inference_off(inference)
-        cdef Rng r
-        rng_seed(&r, fresh_seed() if seed is None else seed)
-        cdef State c = self.clone_c()
-        cdef Header* h = <Header*>c._data
-        cdef int kept = h.no_inference
-        h.no_inference = off
-        c.determinize_c(s, &r)
-        h.no_inference = kept
-        return c
+        from catsearch._core.worlds import determinize
+        return determinize(self, seat, seed, inference)
 
     def chance_outcomes(self) -> list:
         """In a view where the mover holds unknown cards: ``[(card_type, probability)]`` for
         the next one to be revealed (see :meth:`apply_chance`); else an empty list."""
-        cdef int outcomes[64]
-        cdef double weights[64]
-        cdef int n = self.chance_outcomes_c(outcomes, weights)
-        return [(outcomes[i], weights[i]) for i in range(n)]
+        from catsearch._core.worlds import chance_outcomes
+        return chance_outcomes(self)
 
     def apply_chance(self, outcome) -> None:
         """Reveal one unknown card of the mover as card type ``outcome``.
@@ -620,12 +552,8 @@ cdef class State:
         :raises TypeError: ``outcome`` is not a whole number.
         :raises ValueError: ``outcome`` is not one of :meth:`chance_outcomes` here.
         """
-        o = as_int(outcome, "outcome")
-        outcomes = [x for x, _ in self.chance_outcomes()]
-        if o not in outcomes:
-            raise ValueError(f"outcome={o} is not a chance outcome here; the outcomes are "
-                             f"{outcomes or 'none (this is not a chance node)'}")
-        self.apply_chance_c(o)
+        from catsearch._core.worlds import apply_chance
+        apply_chance(self, outcome)
 
     def apply_hidden(self) -> bool:
         """In a view, when another seat is to make a choice this view's seat cannot see until
@@ -638,15 +566,7 @@ cdef class State:
         """``seat`` as an int; raise ``TypeError`` unless it is a whole number, ``ValueError``
         unless it is a seat of this game and (``knowledge``) a seat whose knowledge this state
         holds: in a view, only the view's seat."""
-        cdef int v = header(self).view_seat
-        s = as_int(seat, "seat")
-        if not 0 <= s < header(self).players:
-            raise ValueError(f"seat {s} does not exist: seat is out of range, expected a whole "
-                             f"number from 0 to {header(self).players - 1}")
-        if knowledge and v >= 0 and s != v:
-            raise ValueError(f"this state is seat {v}'s view; it cannot stand for seat "
-                             f"{s}'s knowledge")
-        return s
+        return check_seat(seat, header(self).players, header(self).view_seat if knowledge else -1)
 
     def cards(self) -> dict:
         """Every card location and its cards in text form (``?`` for an unknown card)."""
@@ -669,19 +589,6 @@ cdef class State:
         from 1 to 64)."""
         from catsearch._core.counting import perft_divide
         return perft_divide(self, check_int(depth, "depth", 1, MAX_PERFT_DEPTH))
-
-
-INFERENCE = ("none", "rules")
-
-
-cpdef int inference_off(object inference) except -1:
-    """1 for ``inference="none"``, 0 for ``"rules"`` (``Header.no_inference``)."""
-    if not isinstance(inference, str):
-        raise TypeError(f"inference is one of {', '.join(INFERENCE)}, not a "
-                        f"{type(inference).__name__} ({inference!r})")
-    if inference not in INFERENCE:
-        raise OptionError(f"inference={inference!r}: not one of {', '.join(INFERENCE)}")
-    return inference == "none"
 
 
 # the size of a State object: a game's struct starts there (see State.__cinit__)

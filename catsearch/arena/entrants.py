@@ -148,11 +148,11 @@ class Entrant:
 
     def check(self, game_id: str) -> None:
         """Build a built-in player once, so that a bad spec fails before the match starts
-        (its options that depend on the game too: ``Player.check_game``)."""
+        (its options that depend on the game too: ``Player.weights_for``)."""
         if not self.is_engine:
             player = PlayerSpec.parse(self.spec).build()
             try:
-                player.check_game(game_id)
+                player.weights_for(game_id)
             finally:
                 player.close()
 

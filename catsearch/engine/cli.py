@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> None:
             stream.flush()
         except (OSError, ValueError):
             _silence_stdout()
-    job = engine.search if engine is not None else None
+    job = engine.job if engine is not None else None
     if job is not None and job.thread is not None and job.thread.is_alive():
         # quit during a search: do not wait for the search thread (it may be deep in C code)
         os._exit(code)

@@ -93,7 +93,7 @@ class Engine:
         self.player: Player = build_player(self.options)
         self.position: State | None = None
         self._line: tuple[list[str], list[str]] | None = None   # the last position line
-        self.search: SearchJob | TaskJob | None = None     # the running go, perft or bench
+        self.job: SearchJob | TaskJob | None = None     # the running go, perft or bench
         self.quitting = False
         self.signalled: int | None = None   # a signal received (see on_signal)
         self._waiting = False               # reading a line or waiting for a search to end
@@ -170,7 +170,7 @@ class Engine:
             raise Interrupted(signum)
 
     def _interrupted(self, signum: int) -> int:
-        job = self.search
+        job = self.job
         if job is not None and not job.finished:
             job.stop()
             if job.thread is not None:
@@ -183,7 +183,7 @@ class Engine:
     def output_gone(self) -> None:
         """The output was closed by its reader: stop everything; no more is written."""
         self.quitting = True
-        job = self.search
+        job = self.job
         if job is not None and not job.finished:
             job.stop()
         if self.on_gone is not None:
@@ -298,18 +298,18 @@ class Engine:
                            f"seat's view knows its own cards (its observations show its "
                            f"draws)")
         try:        # the Player's options that depend on the game, now that it is known
-            self.player.check_game(st.game_id)
+            self.player.weights_for(st.game_id)
         except (TypeError, ValueError) as e:
             raise BadInput(f"go: setoption Player: {e}") from None
         job = SearchJob(player=self.player, state=st.clone(), limits=go.limits,
                         infinite=go.infinite, out=self.out, log=self.log,
                         current_player=lambda: self.player)
-        self.search = job
+        self.job = job
         job.start(go.movetime)
 
     def cmd_stop(self, args: list[str]) -> None:
         no_args("stop", args)
-        job = self.search
+        job = self.job
         if job is not None and not job.finished:
             job.stop()
 
@@ -366,30 +366,30 @@ class Engine:
                     on_stop: Callable[[], None]) -> None:
         """Run ``perft`` or ``bench`` in the background, as ``go`` runs a search."""
         job = TaskJob(kind=kind, work=work, on_stop=on_stop, out=self.out, log=self.log)
-        self.search = job
+        self.job = job
         job.start()
 
     # -- the player and the search ----------------------------------------------------------
     def _replace_player(self, player: Player) -> None:
         old = self.player
         self.player = player
-        job = self.search
+        job = self.job
         if job is not None and not job.finished and getattr(job, "player", None) is old:
             return  # the search thread closes it when done
         old.close()
 
     def _searching(self) -> bool:
         """A ``go``, ``perft`` or ``bench`` runs."""
-        job = self.search
+        job = self.job
         return job is not None and not job.finished
 
     def _going(self) -> bool:
         """A ``go`` runs (its ``bestmove`` is still to come)."""
-        job = self.search
+        job = self.job
         return isinstance(job, SearchJob) and not job.finished
 
     def _refuse_while_busy(self, cmd: str) -> None:
-        job = self.search
+        job = self.job
         if job is None or job.finished:
             return
         if isinstance(job, SearchJob):
@@ -405,7 +405,7 @@ class Engine:
 
     def _end_of_input(self) -> None:
         """At the end of input: let a limited search finish, stop an infinite one."""
-        job = self.search
+        job = self.job
         if job is None or job.thread is None:
             return
         if job.infinite:
@@ -417,6 +417,6 @@ class Engine:
         self.quitting = True
         with self.out.lock:
             self.out.closed = True
-        job = self.search
+        job = self.job
         if job is not None and not job.finished:
             job.stop()

@@ -739,7 +739,8 @@ SPEC = GameSpec(
                doc="a cat: its value plus one per cat held sharing a colour, at most this"),
     ),
     max_game_length=max_game_length, search_defaults=(("exploration", 0.92), ("prior", 0.37)),
-    gloss=gloss, render="cat-cards")
+    gloss=gloss, render="cat-cards",
+    hidden_moves=False)    # every move is seen as it was made
 fill_weights(HW, HW_N, SPEC)
 
 

@@ -1160,7 +1160,8 @@ SPEC = GameSpec(
                doc="a discard: per card of the type held (the type's value counts -1)"),
     ),
     max_game_length=max_game_length, search_defaults=(("cutoff", 10),), gloss=gloss,
-    render="cat-earth")
+    render="cat-earth",
+    hidden_moves=False)    # every move is seen as it was made
 fill_weights(HW, HW_N, SPEC)
 
 

@@ -532,7 +532,8 @@ SPEC = GameSpec(
                    "come)"),
     ),
     max_game_length=max_game_length, gloss=gloss, render="herding-cats",
-    history=("cannot",))
+    hidden_moves=False,    # every move is seen as it was made
+    history=("cannot",))   # what the discards revealed (docs/rules/herding-cats.rst)
 fill_weights(HW, HW_N, SPEC)
 
 

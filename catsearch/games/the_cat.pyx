@@ -472,7 +472,8 @@ SPEC = GameSpec(
                    "made one time in this many (its whole part; 0: never)"),
     ),
     max_game_length=max_game_length, search_defaults=(("cutoff", 8),), gloss=gloss,
-    render="the-cat")
+    render="the-cat",
+    hidden_moves=True)     # the simultaneous actions are hidden from the other seats
 fill_weights(HW, HW_N, SPEC)
 
 

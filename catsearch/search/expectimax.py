@@ -127,7 +127,7 @@ class Expectimax(Player):
                              f"needs to decide (the game's chance_outcomes_c is wrong here)")
         budget = resolve(limits, self._own, _DEFAULT_BUDGET, counts=_COUNTS,
                          depth_max=MAX_DEPTH)
-        weights = self.check_game(view.game_id)
+        weights = self.weights_for(view.game_id)
         forced = forced_result(view, t0, self.forced)
         if forced is not None:
             return forced

@@ -4,6 +4,7 @@ from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 from catsearch._core.state cimport State
 from catsearch.search.chance cimport ChanceStack
+from catsearch.search.ttable cimport TTEntry
 
 cdef enum:
     EX_MAX_DEPTH = 64       # deepest iteration (decision plies)
@@ -18,15 +19,6 @@ cdef enum:
     EX_PRUNE_NONE = 0       # plain expectimax: every node searched with the full window
     EX_PRUNE_STAR1 = 1      # alpha-beta at decision nodes, Star1 at chance nodes
     EX_PRUNE_STAR2 = 2      # Star1 plus Star2 probing
-
-ctypedef struct TTEntry:
-    uint64_t key            # 0: empty
-    double v[4]             # max-n: value per seat; scalar: v[0] lower, v[1] upper bound
-    short depth             # remaining decision plies the value was searched to
-    short move              # best move found, -1 if none (chance node)
-    unsigned char solved    # the subtree reached no depth cut-off: valid at any depth >= depth
-    unsigned short stamp    # the iteration that wrote it (replacement)
-
 
 cdef class ExpectimaxCore(ChanceStack):
     cdef TTEntry* tt

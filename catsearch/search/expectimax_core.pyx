@@ -19,6 +19,7 @@ from catsearch.search.chance cimport (
     ChanceSet, ChanceStack, hdr, copy_into, release, SETTLE, child_depth,
 )
 from catsearch.search.clock cimport now_c as now
+from catsearch.search.ttable cimport TTEntry, tt_slot, tt_answers, tt_replaces, tt_mark
 
 __all__ = ["ExpectimaxCore", "MAX_DEPTH", "PRUNINGS"]
 
@@ -166,15 +167,15 @@ cdef class ExpectimaxCore(ChanceStack):
             self._leaf(sp, out)
             return out[self.root]
         key = self._key(sp)
-        e = &self.tt[key & self.tt_mask]
+        e = tt_slot(self.tt, self.tt_mask, key)
+        if tt_answers(e, key, depth):
+            lo = e.v[0]
+            hi = e.v[1]
+            if lo >= hi or lo >= beta or hi <= alpha:
+                if not e.solved:
+                    self.cutoffs += 1
+                return lo if (lo >= hi or lo >= beta) else hi
         if e.key == key:
-            if e.depth == depth or (e.solved and e.depth <= depth):
-                lo = e.v[0]
-                hi = e.v[1]
-                if lo >= hi or lo >= beta or hi <= alpha:
-                    if not e.solved:
-                        self.cutoffs += 1
-                    return lo if (lo >= hi or lo >= beta) else hi
             ttmove = e.move
         cut0 = self.cutoffs
         if self._chance_node(lvl):
@@ -201,15 +202,11 @@ cdef class ExpectimaxCore(ChanceStack):
             if lo > hi:
                 lo = hi = v
             solved = solved or e.solved
-        elif not (e.key == 0 or e.key == key or e.stamp != self.stamp or depth >= e.depth):
+        elif not tt_replaces(e, key, depth, self.stamp):
             return v
-        e.key = key
-        e.depth = depth
+        tt_mark(e, key, depth, best_move, solved, self.stamp)
         e.v[0] = lo
         e.v[1] = hi
-        e.move = best_move
-        e.solved = solved
-        e.stamp = self.stamp
         return v
 
     cdef double _decision_s(self, int lvl, int depth, double alpha, double beta, int ttmove,
@@ -353,7 +350,7 @@ cdef class ExpectimaxCore(ChanceStack):
         if hdr(sp).current != self.root and self._hidden(lvl):
             return self._search_s(lvl + 1, depth, alpha, beta)    # its only successor
         key = self._key(sp)
-        e = &self.tt[key & self.tt_mask]
+        e = tt_slot(self.tt, self.tt_mask, key)
         if e.key == key:
             ttmove = e.move
         n = (<State>sp).legal_moves_c(buf)
@@ -394,14 +391,14 @@ cdef class ExpectimaxCore(ChanceStack):
             self._leaf(sp, out)
             return
         key = self._key(sp)
-        e = &self.tt[key & self.tt_mask]
+        e = tt_slot(self.tt, self.tt_mask, key)
+        if tt_answers(e, key, depth):
+            if not e.solved:
+                self.cutoffs += 1
+            for j in range(np):
+                out[j] = e.v[j]
+            return
         if e.key == key:
-            if e.depth == depth or (e.solved and e.depth <= depth):
-                if not e.solved:
-                    self.cutoffs += 1
-                for j in range(np):
-                    out[j] = e.v[j]
-                return
             ttmove = e.move
         cut0 = self.cutoffs
         if self._chance_node(lvl):
@@ -431,15 +428,11 @@ cdef class ExpectimaxCore(ChanceStack):
                         out[j] = c[j]
                     if out[p] >= 1.0 and self.pruning != EX_PRUNE_NONE:
                         break          # nothing beats a sure win (ties keep the first)
-        if not (e.key == 0 or e.key == key or e.stamp != self.stamp or depth >= e.depth):
+        if not tt_replaces(e, key, depth, self.stamp):
             return
-        e.key = key
-        e.depth = depth
+        tt_mark(e, key, depth, bm, self.cutoffs == cut0, self.stamp)
         for j in range(np):
             e.v[j] = out[j]
-        e.move = bm
-        e.solved = self.cutoffs == cut0
-        e.stamp = self.stamp
 
     cdef void _expect_v(self, int lvl, int depth, double* out) noexcept nogil:
         """The probability-weighted values of the resolved children of chance node

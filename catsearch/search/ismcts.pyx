@@ -14,7 +14,6 @@ reward vector up: each node adds the reward of the seat that moved into it (max-
 """
 from libc.stdint cimport uint64_t
 
-from catsearch._core.rng cimport Rng, rng_seed, rng_below
 from catsearch._core.state cimport State, Header, header, copy_state
 from catsearch.search.pool cimport NodePool, NO_NODE, child_of, link_child, prefetch_children
 
@@ -89,26 +88,3 @@ cdef class ISMCTSCore(TreeCore):
         self.playout(st, r)
         self.backprop(r, self.ntrees)
         return 1
-
-    def has_hidden_moves(self, int playouts=4, int max_moves=2000):
-        """Whether some seat sees some move as other than itself (``observe_move_c``), along
-        a few random playouts from determinizations of the root (its own fixed generator, so
-        the search's generator is untouched): the game then needs MO-ISMCTS."""
-        cdef Rng r
-        cdef int g, k, n, m, q
-        cdef State st = self.scratch
-        cdef Header* h = header(st)
-        rng_seed(&r, <uint64_t>0x9E3779B97F4A7C15)
-        for g in range(playouts):
-            copy_state(st, self.root)
-            st.determinize_c(self.seat, &r)
-            k = 0
-            while not h.terminal and k < max_moves:
-                n = st.legal_moves_c(self.buf)
-                m = self.buf[rng_below(&r, n)]
-                for q in range(self.players):
-                    if st.observe_move_c(m, q) != m:
-                        return True
-                st.apply_c(m)
-                k += 1
-        return False

@@ -16,6 +16,7 @@ import random
 import time
 from typing import Any
 
+from catsearch._core.game import lookup
 from catsearch._core.state import State
 from catsearch.search.driver import Driver, SearchPlan, Track, worker_seed
 from catsearch.search.ismcts import ISMCTSCore
@@ -37,9 +38,6 @@ from catsearch.search.results import decide_summed, decide_voted, merge, snapsho
 from catsearch.search.tree import NODE_BYTES
 
 __all__ = ["ISMCTS", "DeterminizedMCTS", "MCTSPlayer", "NODE_BYTES"]
-
-# (game id, players) -> whether some move is seen differently by some seat (MO needed)
-_HIDDEN_MOVES: dict[tuple[str, int], bool] = {}
 
 #: what bounds an MCTS search (see catsearch.search.limits)
 _COUNTS = ("iterations", "nodes", "seconds")
@@ -114,7 +112,7 @@ class MCTSPlayer(Player):
         if prior is None:
             prior = game_default("prior", game_id)
         return dict(c=c, mix=mix, cutoff=cutoff, max_nodes=self.max_nodes, prior=prior,
-                    weights=self.check_game(game_id))
+                    weights=self.weights_for(game_id))
 
     def _inferring(self, view: State) -> State:
         """A copy of ``view`` whose worlds honour this player's ``inference``."""
@@ -155,7 +153,7 @@ class MCTSPlayer(Player):
         view = _seat_view(state)
         seat = state.current_player
         plan = self._plan(limits)
-        self.check_game(view.game_id)       # a weight the game lacks: say so now
+        self.weights_for(view.game_id)       # a weight the game lacks: say so now
         forced = forced_result(view, t0, self.forced)
         if forced is not None:
             return forced
@@ -282,9 +280,8 @@ class ISMCTS(MCTSPlayer):
     ``mode``: ``so`` (SO-ISMCTS: one tree over the searching seat's information sets, each
     move as the mover made it), ``mo`` (MO-ISMCTS: one tree per seat, each move as that seat
     saw it; needed where moves are hidden, as The Cat's simultaneous actions), or ``auto``
-    (the default: MO when some seat sees some move as other than itself, found by probing
-    the game once per game and player count, else SO, which is then the same search done
-    faster). Each iteration draws a fresh determinization; UCB uses availability counts;
+    (the default: MO when the game declares that a seat may see another's move as other than
+    it was, ``GameSpec.hidden_moves``, else SO, which is then the same search done faster). Each iteration draws a fresh determinization; UCB uses availability counts;
     every node keeps the reward of the seat that moved into it (max-n).
 
     Keyword-only options: see ``docs/search.rst`` (``iterations``, ``seconds``,
@@ -300,15 +297,11 @@ class ISMCTS(MCTSPlayer):
         self._decide = decide_summed(self.final)
 
     def resolved_mode(self, state: State) -> str:
-        """``so`` or ``mo``: what ``mode`` means for ``state``'s game and player count."""
+        """``so`` or ``mo``: what ``mode`` means for ``state``'s game (``auto``: ``mo``
+        where the game declares hidden moves, ``GameSpec.hidden_moves``)."""
         if self.mode != "auto":
             return self.mode
-        key = (state.game_id, state.players)
-        if key not in _HIDDEN_MOVES:
-            view = _seat_view(state)
-            probe = ISMCTSCore(view, view.current_player, mo=False, max_nodes=2)
-            _HIDDEN_MOVES[key] = bool(probe.has_hidden_moves())
-        return "mo" if _HIDDEN_MOVES[key] else "so"
+        return "mo" if lookup(state.game_id).spec.hidden_moves else "so"
 
     def _new_core(self, view, seat, seed, worker, nworkers):
         return ISMCTSCore(self._inferring(view), seat, mo=self.resolved_mode(view) == "mo",

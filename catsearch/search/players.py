@@ -9,6 +9,7 @@ from __future__ import annotations
 import abc
 import random
 import time
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -119,15 +120,21 @@ class Player(abc.ABC):
     def new_game(self) -> None:
         """Forget anything kept from an earlier game."""
 
-    def check_game(self, game_id: str) -> Any:
-        """Check the options that depend on the game against game ``game_id``: the
-        heuristic's weights (``weights.NAME``) must be the game's. Returns their C array
-        (``GameSpec.weight_vector``; ``None`` for the game's own).
+    def weights_for(self, game_id: str) -> Any:
+        """The heuristic's weights (``weights.NAME``) for game ``game_id``, checked against
+        the game's: their C array (``GameSpec.weight_vector``; ``None`` for the game's own).
+        Call it when the game becomes known, so a weight the game lacks is refused then.
 
         :raises OptionError: a weight the game lacks (the message lists its weights), or a
             value out of its range.
         """
         return lookup(game_id).spec.weight_vector(getattr(self, "weights", None))
+
+    def check_game(self, game_id: str) -> Any:
+        """Deprecated: :meth:`weights_for` (the same call, under the name of what it returns)."""
+        warnings.warn("Player.check_game is deprecated: use Player.weights_for",
+                      DeprecationWarning, stacklevel=2)
+        return self.weights_for(game_id)
 
     def observe(self, view: State, observation: str | int) -> None:
         """Be told what this player's seat saw of a move (any seat's, its own included):

@@ -9,7 +9,8 @@ from catsearch._core.state cimport State
 from catsearch.search.pool cimport NodePool, ChildIndex
 
 # The search's constants, in one place (the selection policy's own are in tree.pyx:
-# EXPLORATION, PRIOR and the first-play urgency of select; the memory's in pool.pxd).
+# EXPLORATION, PRIOR and the first-play urgency of untried_move; its scoring rules in
+# scoring.pxd; the memory's in pool.pxd).
 cdef enum:
     PATH_START = 64         # path entries per tree at first (doubled as needed)
     STALL_MIN = 1000        # see TreeCore.run_c: the fewest idle iterations that end a search
@@ -65,6 +66,9 @@ cdef class TreeCore:
     cdef int draw_untried(self, long long g, int n, int count, int exclude) noexcept nogil
     cdef int select(self, int node, int n, int player, int depth, int reserve,
                     int hmove, int* out_move, bint* expanded) noexcept nogil
+    cdef int untried_move(self, long long g, int n, int untried, int hmove, double bestv,
+                          double urgency, double parent, double p_h,
+                          double p_other) noexcept nogil
     cdef int expand(self, int node, int m, int player, int depth, int reserve,
                     bint* expanded) noexcept nogil
     cdef void playout(self, State st, double* r) noexcept nogil

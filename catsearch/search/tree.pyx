@@ -7,9 +7,10 @@ a seeded generator and the buffers of one iteration. Its subclasses walk their t
 ``_iterate``: :class:`catsearch.search.ismcts.ISMCTSCore` (SO- and MO-ISMCTS) and
 :class:`catsearch.search.pimc.PIMCCore` (determinized MCTS). Everything else is here, once:
 
-* selection (:meth:`TreeCore.select`): UCB over availability counts (ISMCTS) or over the
-  parent's visits (UCT, for PIMC's perfect-information trees), or PUCT with the game's
-  heuristic move as the prior and first-play urgency for untried moves;
+* selection (:meth:`TreeCore.select`; its scoring rules in ``scoring.pxd``): UCB over
+  availability counts (ISMCTS) or over the parent's visits (UCT, for PIMC's
+  perfect-information trees), or PUCT with the game's heuristic move as the prior and
+  first-play urgency for untried moves;
 * expansion under the depth limit and the node budget, playouts (random, heuristic or a mix,
   with an optional cut-off), the max-n backup, and the run loop with its limits;
 * tree reuse: moving a root to a child, and compacting the live trees into a fresh node pool.
@@ -31,6 +32,8 @@ from catsearch.search.pool cimport (Node, IndexEntry, NO_NODE, WIDE, POOL_START,
                                      prefetch, prefetch_children, child_of, link_child,
                                      make_wide, relayout, reindex, copy_tree, next_relayout)
 from catsearch.search.clock cimport now_c
+from catsearch.search.scoring cimport (Scoring, UCB_VISITS, UCB_AVAIL, PUCT_VISITS, PUCT_AVAIL,
+                                       child_score, puct_untried)
 
 # -- the policy's constants, in one place (the option declarations take their defaults here)
 
@@ -194,23 +197,15 @@ cdef class TreeCore:
 
     cdef int select(self, int node, int n, int player, int depth, int reserve,
                     int hmove, int* out_move, bint* expanded) noexcept nogil:
-        """The selection policy, at ``node``, whose legal moves in this determinization are
-        ``buf[0:n]``: bump the availability of the legal children and score them; then
-        expand an untried legal move or take the legal child of best score.
+        """The descent at ``node``, whose legal moves in this determinization are
+        ``buf[0:n]``: bump the availability of the legal children and score them by one
+        rule of ``scoring.pxd``; then expand an untried legal move (:meth:`untried_move`) or
+        take the legal child of best score.
 
-        Without a prior (``hmove`` < 0): UCB, ``Q + c sqrt(ln(A) / N)`` with ``A`` the child's
-        availability (ISMCTS) or the parent's visits (UCT); any untried legal move comes
-        first, drawn uniformly.
-
-        With a prior (``hmove``, the heuristic's move): PUCT (Rosin 2011; Silver et al. 2016),
-        ``P(hmove) = prior + (1 - prior) / n``, any other legal move ``(1 - prior) / n``; a
-        legal move scores ``Q + c P sqrt(A) / (1 + N)`` (``A``: availability, or the parent's
-        visits in UCT). An untried move counts ``Q`` as the mean of its tried siblings
-        (first-play urgency; ``1/players`` if none) and ``A`` as the parent's visits plus
-        one; it is expanded when it scores best. Untried moves other than ``hmove`` share one
-        prior, so one of them is drawn uniformly.
-
-        ``Q`` is the child's mean reward for the seat that moves into it, ``N`` its visits.
+        The rule: without a prior (``hmove`` < 0) UCB, with the heuristic's move ``hmove``
+        PUCT, ``P(hmove) = prior + (1 - prior) / n`` and any other legal move
+        ``(1 - prior) / n``; each over the child's availability (ISMCTS) or the parent's
+        visits (UCT).
 
         :returns: the child, or NO_NODE to leave the tree (``out_move`` is then the untried
             move to play out).
@@ -219,18 +214,20 @@ cdef class TreeCore:
         cdef Node* nd
         cdef long long g
         cdef int m, ch, best = NO_NODE, untried = 0, i = 0, width = 0
-        cdef double v, x, bestv = -1e300, logp = 0.0, sumr = 0.0, sumv = 0.0, fpu, sq
+        cdef double x, bestv = -1e300, log_parent = 0.0, sumr = 0.0, sumv = 0.0
         cdef double parent = nodes[node].visits
-        cdef double pother = 0.0, ph = 0.0
-        cdef bint puct = hmove >= 0
+        cdef double p_other = 0.0, p_h = 0.0
         cdef bint wide = nodes[node].wide
-        cdef bint h_untried
+        cdef Scoring rule
         g = self.mark_legal(n, &untried)
-        if puct:
-            pother = (1.0 - self.prior) / n
-            ph = self.prior + pother
-        elif not self.use_avail and nodes[node].visits > 0:
-            logp = log(parent)
+        if hmove >= 0:
+            rule = PUCT_AVAIL if self.use_avail else PUCT_VISITS
+            p_other = (1.0 - self.prior) / n
+            p_h = self.prior + p_other
+        else:
+            rule = UCB_AVAIL if self.use_avail else UCB_VISITS
+            if rule == UCB_VISITS and parent > 0:
+                log_parent = log(parent)
         # the legal children: a narrow node's by its sibling list, a wide one's by looking
         # each legal move up in the index (each taken once: its stamp moves on to g + 1)
         ch = NO_NODE if wide else nodes[node].child
@@ -252,16 +249,10 @@ cdef class TreeCore:
                 self.stamp[m] = g + 1
                 untried -= 1
                 nd.avail += 1
-                v = nd.visits
-                if puct:
-                    sumr += nd.reward
-                    sumv += nd.visits
-                    x = nd.reward / v + self.c * (ph if m == hmove else pother) * sqrt(
-                        <double>nd.avail if self.use_avail else parent) / (1.0 + v)
-                elif self.use_avail:
-                    x = nd.reward / v + self.c * sqrt(log(<double>nd.avail) / v)
-                else:
-                    x = nd.reward / v + self.c * sqrt(logp / v)
+                sumr += nd.reward
+                sumv += nd.visits
+                x = child_score(rule, nd.reward, nd.visits, nd.avail, parent, log_parent,
+                                p_h if m == hmove else p_other, self.c)
                 if x > bestv:
                     bestv = x
                     best = ch
@@ -271,17 +262,8 @@ cdef class TreeCore:
         if width > WIDE:
             make_wide(&self.pool, &self.index, node)
         if untried > 0:
-            m = -1
-            if not puct:
-                m = self.draw_untried(g, n, untried, -1)
-            else:
-                fpu = sumr / sumv if sumv > 0 else 1.0 / self.players
-                sq = sqrt(parent + 1.0)
-                h_untried = self.stamp[hmove] == g
-                if h_untried and fpu + self.c * ph * sq >= bestv:
-                    m = hmove
-                elif (untried > 1 or not h_untried) and fpu + self.c * pother * sq > bestv:
-                    m = self.draw_untried(g, n, untried - (1 if h_untried else 0), hmove)
+            m = self.untried_move(g, n, untried, hmove, bestv, sumr / sumv if sumv > 0
+                                  else 1.0 / self.players, parent, p_h, p_other)
             if m >= 0:
                 out_move[0] = m
                 return self.expand(node, m, player, depth, reserve, expanded)
@@ -289,6 +271,28 @@ cdef class TreeCore:
         out_move[0] = nodes[best].move
         prefetch_children(&self.pool, best)
         return best
+
+    cdef int untried_move(self, long long g, int n, int untried, int hmove, double bestv,
+                          double urgency, double parent, double p_h,
+                          double p_other) noexcept nogil:
+        """The untried legal move (of the ``untried`` stamped ``g``) to expand at a node
+        whose best tried child scores ``bestv``, or -1 to take that child.
+
+        Without a prior (``hmove`` < 0): any untried move comes first, drawn uniformly.
+        With one: an untried move scores PUCT with its first-play ``urgency`` (the mean
+        reward of its tried siblings, ``1/players`` if none) and the parent's visits plus
+        one as its count; it is expanded when it scores best. Untried moves other than
+        ``hmove`` share one prior (``p_other``), so one of them is drawn uniformly."""
+        cdef bint h_untried
+        if hmove < 0:
+            return self.draw_untried(g, n, untried, -1)
+        h_untried = self.stamp[hmove] == g
+        if h_untried and puct_untried(urgency, p_h, parent + 1.0, self.c) >= bestv:
+            return hmove
+        if ((untried > 1 or not h_untried)
+                and puct_untried(urgency, p_other, parent + 1.0, self.c) > bestv):
+            return self.draw_untried(g, n, untried - (1 if h_untried else 0), hmove)
+        return -1
 
     cdef void playout(self, State st, double* r) noexcept nogil:
         """Play ``st`` on to the end (or to the cut-off), writing the rewards."""

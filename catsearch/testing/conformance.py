@@ -150,6 +150,8 @@ def check_game(game_id: str, players: int, *, games: int = 3, seed: int = 0,
         moves = []
         while not st.is_terminal():
             moves.append(rng.choice(st.legal_moves()))
+            if not spec.hidden_moves:
+                _check_move_seen(ck, g, game_seed, len(moves) - 1, st, moves[-1])
             st.apply(moves[-1])
             if longest is not None and len(moves) > longest:
                 ck.at(g, game_seed, len(moves), st)
@@ -200,6 +202,21 @@ def _check_declaration(ck: _Checker, spec, players: int) -> None:
     ck.expect(spec.gloss is None or callable(spec.gloss), "GameSpec.gloss is not callable")
     ck.expect(spec.render is None or isinstance(spec.render, str),
               "GameSpec.render is the name of a browser drawing (a str) or None")
+    ck.expect(isinstance(spec.hidden_moves, bool),
+              f"GameSpec.hidden_moves is {spec.hidden_moves!r}: True or False (whether a seat "
+              f"may see another seat's move as other than it was)")
+
+
+def _check_move_seen(ck: _Checker, g: int, game_seed: int, ply: int, st: State,
+                     move: int) -> None:
+    """A game that declares no hidden moves shows every move to every seat as it was made."""
+    for seat in range(ck.players):
+        seen = st.observe_move(move, seat)
+        if seen != move:
+            ck.at(g, game_seed, ply, st)
+            ck.fail(f"seat {seat} sees move {move} ({st.move_to_str(move)!r}) as {seen}, but "
+                    f"the game declares no hidden moves: set GameSpec.hidden_moves=True (ISMCTS's "
+                    f"mode=auto then searches one tree per seat)")
 
 
 def _check_construction(ck: _Checker, cls, options) -> None:

@@ -67,10 +67,11 @@ NOTATION = ("players", "round", "turn", "choices", "points", "rng", "view?")
 ROUNDS = Option("rounds", int, 1, 1, 1000, doc="rounds in a game")
 
 RPS_SPEC = GameSpec(id="toy-rps", name="Toy rock-paper-scissors", size=sizeof(ToyData), moves=3,
-                    notation=NOTATION, default_players=2, options=(ROUNDS,), deck=False)
+                    notation=NOTATION, default_players=2, options=(ROUNDS,), deck=False,
+                    hidden_moves=True)
 PENNIES_SPEC = GameSpec(id="toy-pennies", name="Toy matching pennies", size=sizeof(ToyData),
                         moves=2, notation=NOTATION, seats=(2, 2), default_players=2,
-                        options=(ROUNDS,), deck=False)
+                        options=(ROUNDS,), deck=False, hidden_moves=True)
 
 
 cdef inline bint beats(int a, int b) noexcept nogil:

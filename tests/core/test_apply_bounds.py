@@ -81,3 +81,18 @@ def test_apply_refuses_moves_outside_the_move_space(game_id):
     r = subprocess.run([sys.executable, "-c", SCRIPT, game_id], capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "ok", (r.returncode, r.stdout, r.stderr)
+
+
+def test_a_view_that_waits_for_chance_has_no_move():
+    """Where the game is on but no seat is to move (a toy-pennies view waiting for chance to
+    reveal the other choice), asking for moves is refused, as The Cat's waiting views are."""
+    import catsearch.testing  # noqa: F401  (registers the toy games)
+    from catsearch.errors import IllegalMoveError
+    st = catsearch.new_game("toy-pennies", 2, seed=1)
+    st.play("tails")
+    view = st.view(1)
+    view.play("heads")
+    assert view.current_player == -1 and not view.is_terminal() and view.chance_outcomes()
+    for ask in (view.legal_moves, view.heuristic_move, lambda: view.play("heads")):
+        with pytest.raises(IllegalMoveError, match="nobody can move: this view waits for chance"):
+            ask()

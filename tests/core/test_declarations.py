@@ -44,3 +44,45 @@ def test_the_declarations_are_checked():
         _check_declaration(ck, dataclasses.replace(spec, search_defaults=(("playouts", 3),)), 2)
     with pytest.raises(ConformanceError, match="max_game_length"):
         _check_declaration(ck, dataclasses.replace(spec, max_game_length=lambda n: 0), 2)
+
+
+@pytest.mark.parametrize("game_id, hidden", [("herding-cats", False), ("the-cat", True),
+                                             ("cat-cards", False), ("cat-earth", False),
+                                             ("toy-rps", True), ("toy-pennies", True),
+                                             ("toy-sum", False)])
+def test_each_game_declares_its_hidden_moves(game_id, hidden):
+    # The Cat's simultaneous actions (and the toys' choices) are seen by the other seats as
+    # "some choice"; every move of the other games is seen as it was made
+    assert catsearch.game_class(game_id).spec.hidden_moves is hidden
+    st = catsearch.new_game(game_id, seed=3)
+    for _ in range(40):
+        if st.is_terminal():
+            break
+        m = st.legal_moves()[0]
+        if not hidden:
+            assert all(st.observe_move(m, q) == m for q in range(st.players))
+        st.apply(m)
+
+
+def test_hidden_moves_defaults_to_false_and_is_checked():
+    import dataclasses
+    from catsearch._core.game import GameSpec
+    from catsearch.testing.conformance import ConformanceError, _Checker, _check_declaration
+    assert GameSpec(id="x", name="X", size=8, moves=2,
+                    notation=("players", "rng", "view?")).hidden_moves is False
+    spec = catsearch.game_class("the-cat").spec
+    ck = _Checker("the-cat", 2, 0, {})
+    _check_declaration(ck, spec, 2)
+    with pytest.raises(ConformanceError, match="hidden_moves is 1: True or False"):
+        _check_declaration(ck, dataclasses.replace(spec, hidden_moves=1), 2)
+
+
+def test_a_hidden_move_the_game_does_not_declare_is_refused():
+    from catsearch.testing.conformance import ConformanceError, _Checker, _check_move_seen
+    st = catsearch.new_game("the-cat", players=2, seed=1)
+    ck = _Checker("the-cat", 2, 0, {})
+    with pytest.raises(ConformanceError, match="declares no hidden moves: set "
+                                               "GameSpec.hidden_moves=True"):
+        _check_move_seen(ck, 0, 1, 0, st, st.legal_moves()[0])
+    hc = catsearch.new_game("herding-cats", players=2, seed=1)
+    _check_move_seen(_Checker("herding-cats", 2, 0, {}), 0, 1, 0, hc, hc.legal_moves()[0])

@@ -222,7 +222,7 @@ def test_stop_ends_a_real_search(inproc):
     lines = inproc.until("bestmove")
     waited = time.monotonic() - t0
     assert waited < LONG / 4          # it was stopped, not run out (speed is not asserted)
-    assert inproc.engine.search.player.stops >= 1
+    assert inproc.engine.job.player.stops >= 1
     infos = [s for s in lines if s.startswith("info depth")]
     assert infos and lines[-1].startswith("bestmove ")
 
@@ -234,7 +234,7 @@ def test_movetime_is_enforced_by_the_engine(inproc):
     lines = inproc.until("bestmove")
     assert time.monotonic() - t0 < LONG / 4
     assert lines[-1] != "bestmove (none)"
-    assert inproc.engine.search.player.stops >= 1
+    assert inproc.engine.job.player.stops >= 1
 
 
 def test_isready_during_a_real_search(inproc):

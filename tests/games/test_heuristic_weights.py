@@ -113,13 +113,19 @@ def test_a_weight_the_game_lacks_is_refused_before_searching(spec):
             weights={"neutral_swap_every": -1})
 
 
-def test_check_game_is_every_players():
-    """Player.check_game: the game-dependent options of any player (a player without
+def test_weights_for_is_every_players():
+    """Player.weights_for: the game-dependent options of any player (a player without
     weights has nothing to check)."""
-    assert make_player("random").check_game("the-cat") is None
-    assert make_player("heuristic:weights.neutral_swap_every=2").check_game("the-cat")[0] == 2.0
+    assert make_player("random").weights_for("the-cat") is None
+    assert make_player("heuristic:weights.neutral_swap_every=2").weights_for("the-cat")[0] == 2.0
     with pytest.raises(OptionError, match="no weight 'complete'"):
-        make_player("expectimax:weights.complete=3").check_game("the-cat")
+        make_player("expectimax:weights.complete=3").weights_for("the-cat")
+
+
+def test_check_game_is_a_deprecated_alias_of_weights_for():
+    player = make_player("heuristic:weights.neutral_swap_every=2")
+    with pytest.warns(DeprecationWarning, match="weights_for"):
+        assert player.check_game("the-cat")[0] == 2.0
 
 
 def test_the_arena_refuses_a_weight_the_game_lacks_before_playing(tmp_path):

@@ -130,6 +130,24 @@ def test_mo_ismcts_is_right_about_simultaneous_moves():
         assert all(s.mean < 0.1 for s in r.stats.values())
 
 
+@pytest.mark.parametrize("hidden, mode", [(True, "mo"), (False, "so")])
+@pytest.mark.parametrize("game_id", ["herding-cats", "the-cat", "toy-rps"])
+def test_mode_auto_follows_the_games_declaration(monkeypatch, game_id, hidden, mode):
+    """``auto`` reads GameSpec.hidden_moves (no probing): a game declared otherwise is
+    searched otherwise, and the core the player builds has that mode."""
+    import dataclasses
+    import catsearch.search.mcts as mcts
+    cls = catsearch.game_class(game_id)
+    st = catsearch.new_game(game_id, players=2, seed=1)
+    assert ISMCTS().resolved_mode(st) == ("mo" if cls.spec.hidden_moves else "so")
+    spec = dataclasses.replace(cls.spec, hidden_moves=hidden)
+    monkeypatch.setattr(mcts, "lookup", lambda g: type("Declared", (), {"spec": spec}))
+    player = ISMCTS(iterations=20, seed=1)
+    assert player.resolved_mode(st) == mode
+    assert player._new_core(st.view(st.current_player), st.current_player, 1, 0, 1).mode == mode
+    assert ISMCTS(mode="so").resolved_mode(st) == "so"     # an explicit mode wins
+
+
 def test_mode_auto_is_so_where_every_move_is_public():
     st = catsearch.new_game("herding-cats", 3, seed=1)       # every move public
     assert ISMCTS().resolved_mode(st) == "so"

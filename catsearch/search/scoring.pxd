@@ -1,0 +1,57 @@
+# cython: language_level=3
+"""The selection policy's scoring rules, in C and inline: what a child of a tree node scores
+(``TreeCore.select`` in ``tree.pyx`` descends by them; no Python objects).
+
+Every rule scores a child by its mean reward ``Q = reward / N`` (for the seat that moves into
+it; ``N`` its visits) plus an exploration term over a count ``A``: the child's availability
+(how often it was legal when its parent was visited: ISMCTS, where a move is not legal in
+every determinization) or the parent's visits (UCT, in PIMC's perfect-information trees).
+
+* UCB (Kocsis & Szepesvari 2006): ``Q + c sqrt(ln(A) / N)``.
+* PUCT (Rosin 2011; Silver et al. 2016), with a prior ``P`` on the move:
+  ``Q + c P sqrt(A) / (1 + N)``; a move not tried yet scores its first-play urgency ``q``
+  plus ``c P sqrt(A)`` (``N = 0``).
+"""
+from libc.math cimport log, sqrt
+
+# which rule a descent scores by (TreeCore.select picks one per node from its options and
+# whether the node has a prior move)
+cdef enum Scoring:
+    UCB_VISITS = 0      # UCB over the parent's visits (UCT)
+    UCB_AVAIL = 1       # UCB over the child's availability (ISMCTS)
+    PUCT_VISITS = 2     # PUCT over the parent's visits
+    PUCT_AVAIL = 3      # PUCT over the child's availability
+
+
+cdef inline double ucb(double reward, double visits, double log_count, double c) noexcept nogil:
+    """UCB of a child of ``visits`` > 0 visits and summed ``reward``, ``log_count`` being
+    ``ln(A)``."""
+    return reward / visits + c * sqrt(log_count / visits)
+
+
+cdef inline double puct(double reward, double visits, double prior, double count,
+                        double c) noexcept nogil:
+    """PUCT of a child of ``visits`` > 0 visits and summed ``reward``, its move's prior
+    ``prior``, ``count`` being ``A``."""
+    return reward / visits + c * prior * sqrt(count) / (1.0 + visits)
+
+
+cdef inline double puct_untried(double urgency, double prior, double count,
+                                double c) noexcept nogil:
+    """PUCT of a move not tried yet: its first-play ``urgency`` in place of ``Q``."""
+    return urgency + c * prior * sqrt(count)
+
+
+cdef inline double child_score(Scoring rule, double reward, double visits, double avail,
+                               double parent, double log_parent, double prior,
+                               double c) noexcept nogil:
+    """A child's score by ``rule``: ``avail`` its availability, ``parent`` its parent's
+    visits and ``log_parent`` their log (computed once per node), ``prior`` its move's prior
+    (PUCT only)."""
+    if rule == PUCT_AVAIL:
+        return puct(reward, visits, prior, avail, c)
+    if rule == PUCT_VISITS:
+        return puct(reward, visits, prior, parent, c)
+    if rule == UCB_AVAIL:
+        return ucb(reward, visits, log(avail), c)
+    return ucb(reward, visits, log_parent, c)
