@@ -30,7 +30,7 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 from libc.math cimport exp, sqrt
 
-from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
+from catsearch._core.rng cimport Rng, mix64, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
 from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
                                     as_full, next_seat, heuristic_weights, fill_weights)
 from catsearch._core.observing cimport put_turn
@@ -193,8 +193,12 @@ cdef void end_turn(HCData* d, int p) noexcept nogil:
         d.h.hash ^= Z_DECK[d.deck_top][card]
         d.deck_top += 1
         if d.ncfg[p]:
+            d.h.hash ^= cfg_key(d, p)
             cfg_draw(d, p)
-        hand_add(d, p, card)
+            hand_add(d, p, card)
+            d.h.hash ^= cfg_key(d, p)
+        else:
+            hand_add(d, p, card)
     d.h.ply += 1
     for i in range(n):
         q = next_seat(q, n)
@@ -392,6 +396,22 @@ cdef bint type_allowed(HCData* d, int p, int t) noexcept nogil:
     return False
 
 
+cdef uint64_t cfg_key(HCData* d, int p, int delta=0) noexcept nogil:
+    """The hash key of seat ``p``'s configurations (0 when it has none), each of
+    ``hand_size[p] + delta`` masks: what the discards revealed is part of what a seat knows,
+    so of its information set's key too."""
+    cdef uint64_t z
+    cdef int c, i
+    if d.ncfg[p] == 0:
+        return 0
+    z = mix64(<uint64_t>(0x4843_0100 + p))
+    for c in range(d.ncfg[p]):
+        for i in range(d.hand_size[p] + delta):
+            z = mix64(z ^ d.cfg[p][c][i])
+        z = mix64(z ^ <uint64_t>0xFFFF0000)     # the end of a configuration
+    return z
+
+
 def inference_counts() -> dict:
     """How determinize has dealt under what the moves revealed, since import: ``worlds``
     dealt where some seat's cards were constrained, ``attempts`` (deals tried for them),
@@ -563,11 +583,14 @@ cdef class HerdingCats(State):
         cdef int k
         if d.ncfg[p]:
             # what seat p's cards were known not to be, kept through its play
+            d.h.hash ^= cfg_key(d, p)
             cfg_take(d, p, DOG + m if m < M_CAT else d.herd_col[m - M_CAT] if m < M_WCL
                      else WCL if m < M_STAMP else STAMP if m == M_STAMP else m - M_DISC,
                      playable_mask(d) if m >= M_DISC else 0)
+            d.h.hash ^= cfg_key(d, p, -1)
         elif m >= M_DISC and not d.h.scratch:
             cfg_take(d, p, m - M_DISC, playable_mask(d))     # a discard reveals
+            d.h.hash ^= cfg_key(d, p, -1)
         if m < M_CAT:
             hand_take(d, p, DOG + m)
             k = d.nherds
@@ -608,7 +631,7 @@ cdef class HerdingCats(State):
         for p in range(d.h.players):
             for t in range(11):
                 z ^= count_key(Z_HAND[p][t], d.hand[p][t])
-            z ^= count_key(Z_WON[p], d.won[p])
+            z ^= count_key(Z_WON[p], d.won[p]) ^ cfg_key(d, p)
         for i in range(d.deck_top, d.deck_len):
             z ^= Z_DECK[i][d.deck[i]]
         for k in range(d.nherds):
