@@ -33,7 +33,7 @@ def strip_timings(records):
     """Game records without what depends on the clock."""
     out = []
     for r in records:
-        r = dict(r)
+        r = r.to_json()
         r.pop("move_seconds")
         r.pop("seconds")
         if r.get("failure"):
