@@ -14,7 +14,7 @@ import time
 import catsearch
 from catsearch.arena.config import MatchConfig
 from catsearch.arena.entrants import PlayerFailure, Slot, load_imports
-from catsearch.arena.record import Failure, GameRecord
+from catsearch.arena.record import GameFailure, GameRecord
 from catsearch.arena.schedule import GameTask, search_seed
 from catsearch._core.options import as_int
 from catsearch.errors import IllegalMoveError
@@ -37,12 +37,12 @@ def play_game(config: MatchConfig, task: GameTask, slots: list[Slot]) -> GameRec
     moves: list[str] = []
     move_seats: list[int] = []
     move_seconds: list[float] = []
-    failure: Failure | None = None
+    failure: GameFailure | None = None
     specs: list[str | None] = [None] * n
     t_start = time.perf_counter()
 
-    def fail(seat: int, f: PlayerFailure) -> Failure:
-        return Failure(seat=seat, player=config.entrants[task.seats[seat]].label,
+    def fail(seat: int, f: PlayerFailure) -> GameFailure:
+        return GameFailure(seat=seat, player=config.entrants[task.seats[seat]].label,
                        kind=f.kind, ply=len(moves), message=f.message,
                        restarted=seat_slots[seat].failed())
 

@@ -1,4 +1,5 @@
-"""One game of a match as it is written down: :class:`GameRecord` (and its :class:`Failure`).
+"""One game of a match as it is written down: :class:`GameRecord` (and its
+:class:`GameFailure`).
 
 A record is one line of the results file, ``{"type": "game", ...}``; :meth:`GameRecord.to_json`
 writes that line's object and :meth:`GameRecord.from_json` reads it back, checking that it
@@ -16,7 +17,7 @@ from dataclasses import dataclass, fields
 from catsearch.arena.entrants import FAILURE_KINDS
 from catsearch.arena.schedule import GameTask, task_for
 
-__all__ = ["GameRecord", "Failure", "ResultsFileError"]
+__all__ = ["GameRecord", "GameFailure", "ResultsFileError"]
 
 #: a return of 1 (a win) or 0, to this precision (the returns are rounded to 12 digits)
 _EPS = 1e-9
@@ -52,7 +53,7 @@ class _Mapping:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Failure(_Mapping):
+class GameFailure(_Mapping):
     """How a game ended early: the player in ``seat`` failed (and forfeited).
 
     :ivar seat: the seat that failed.
@@ -84,7 +85,7 @@ class Failure(_Mapping):
                 and isinstance(v.get("restarted", False), bool))
 
     @classmethod
-    def from_json(cls, obj: dict) -> Failure:
+    def from_json(cls, obj: dict) -> GameFailure:
         return cls(**{f.name: obj[f.name] for f in fields(cls) if f.name in obj})
 
 
@@ -122,7 +123,7 @@ class GameRecord(_Mapping):
     returns: tuple[float, ...]
     scores: tuple[float, ...]
     terminal: bool
-    failure: Failure | None = None
+    failure: GameFailure | None = None
     seconds: float | None = None
 
     def __post_init__(self) -> None:
@@ -132,9 +133,9 @@ class GameRecord(_Mapping):
             if isinstance(v, list):
                 object.__setattr__(self, name, tuple(v))
         if isinstance(self.failure, dict):
-            object.__setattr__(self, "failure", Failure.from_json(self.failure))
-        if self.failure is not None and not isinstance(self.failure, Failure):
-            raise TypeError(f"a game record's failure is a Failure or None, not "
+            object.__setattr__(self, "failure", GameFailure.from_json(self.failure))
+        if self.failure is not None and not isinstance(self.failure, GameFailure):
+            raise TypeError(f"a game record's failure is a GameFailure or None, not "
                             f"{type(self.failure).__name__}")
 
     # -- who, where, how it went ---------------------------------------------------------
@@ -228,7 +229,7 @@ class GameRecord(_Mapping):
             "returns": lambda v: _list_of(v, lambda x: _is_number(x) and 0 <= x <= 1, n),
             "scores": lambda v: _list_of(v, _is_number, n),
             "terminal": lambda v: isinstance(v, bool),
-            "failure": lambda v: v is None or Failure.valid_json(v, n),
+            "failure": lambda v: v is None or GameFailure.valid_json(v, n),
         }
         optional = {
             "specs": lambda v: _list_of(v, lambda x: x is None or isinstance(x, str), n),

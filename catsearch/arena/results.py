@@ -2,8 +2,8 @@
 
 The results file has one JSON object per line. A ``{"type": "match", ...}`` line holds the
 config (the first line, and again after each resume that changed something); every other
-line is ``{"type": "game", ...}``, one per game played (see :func:`~catsearch.arena.game.play_game`
-for its fields). Everything in the summary is computed from this file alone.
+line is ``{"type": "game", ...}``, one per game played (a :class:`~catsearch.arena.GameRecord`,
+which lists its fields). Everything in the summary is computed from this file alone.
 """
 
 from __future__ import annotations

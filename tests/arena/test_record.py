@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from catsearch.arena import (Failure, GameRecord, MatchConfig, ResultsFileError, load_results,
-                             run_match, summarize)
+from catsearch.arena import (GameFailure, GameRecord, MatchConfig, ResultsFileError,
+                             load_results, run_match, summarize)
 from catsearch.arena.backends import Backend
 from catsearch.arena.game import Worker
 from catsearch.arena.results import check_game_line
@@ -84,7 +84,7 @@ def test_what_a_record_answers():
                    returns=[0.0, 1.0], scores=[3, 7], terminal=False,
                    failure={"seat": 0, "player": "b", "kind": "timeout", "ply": 1,
                             "message": "slow", "restarted": True})
-    assert r.entrants == (1, 0) and isinstance(r.failure, Failure)    # lists become tuples
+    assert r.entrants == (1, 0) and isinstance(r.failure, GameFailure)    # lists become tuples
     assert r.seat_of(0) == 1 and r.seat_of(1) == 0 and r.seat_of(2) is None
     assert r.points_of(0) == 1.0 and r.points_of(1) == 0.0 and r.points_of(9) is None
     assert r.won(1) and not r.won(0) and not r.shared_win(1)
@@ -100,7 +100,7 @@ def test_what_a_record_answers():
                        scores=(2, 2, 1), terminal=True)
     assert three.shared_win(0) and three.shared_win(1) and not three.shared_win(2)
     assert three.head_to_head(0, 1) == 0.5 and not three.failed
-    with pytest.raises(TypeError, match="Failure or None"):
+    with pytest.raises(TypeError, match="GameFailure or None"):
         GameRecord(game=0, group=0, table=0, seating=0, deal_seed=1, seed=1, entrants=(0, 1),
                    seats=("a", "b"), returns=(1, 0), scores=(1, 0), terminal=True,
                    failure="crash")
