@@ -3,7 +3,7 @@
 # cimport the fast reader (``TextFields``: typed access to the fields of an ASCII line, which
 # falls back to the precise ``notation.Fields`` to raise its exact error) and the writer (a
 # C buffer the game's field writer fills).
-from catsearch._core.state cimport State
+from catsearch._core.state cimport State, per_seat
 
 cdef enum:
     TEXT_MAX_KEYS = 24
@@ -110,12 +110,7 @@ cdef inline void put_hands(TextOut* o, const unsigned char* hands, int stride, i
         dash_if_empty(o, mark)
 
 
-ctypedef fused seat_count:
-    unsigned char
-    int
-
-
-cdef inline void put_ints(TextOut* o, const seat_count* values, int n) noexcept nogil:
+cdef inline void put_ints(TextOut* o, const per_seat* values, int n) noexcept nogil:
     """``values[0:n]`` in decimal, separated by ``,`` (a number per seat)."""
     cdef int p
     for p in range(n):
