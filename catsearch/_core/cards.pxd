@@ -10,8 +10,8 @@ determinization.
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 from catsearch._core.rng cimport Rng, rng_shuffle_u8
-from catsearch._core.state cimport Header, as_view, as_full
-from catsearch._core.zobrist cimport count_up, count_down
+from catsearch._core.state cimport Header, NO_SEAT, as_view, as_full, next_seat
+from catsearch._core.zobrist cimport count_up, count_down, set_turn
 
 
 cdef inline int pool_from_counts(const int* cnt, int ntypes, unsigned char* pool) noexcept nogil:
@@ -125,6 +125,31 @@ cdef inline void card_out(uint64_t* z, const uint64_t* keys, int stride, unsigne
         t = unk
     count_down(z, keys + t * stride, hand + t)
     size[0] -= 1
+
+
+cdef inline void reveal_unknown(uint64_t* z, const uint64_t* keys, int stride,
+                                unsigned char* hand, unsigned char* size, int unk,
+                                int t) noexcept nogil:
+    """One of a hand's unknown cards (type ``unk``) becomes a card of type ``t`` (a view's
+    ``apply_chance_c``), keeping the hash (see ``card_in``)."""
+    card_out(z, keys, stride, hand, size, unk, unk)
+    card_in(z, keys, stride, hand, size, t)
+
+
+cdef inline void pass_to_holder(Header* h, const uint64_t* turn_keys,
+                                const unsigned char* sizes) noexcept nogil:
+    """The end of a turn in a game that passes over the seats holding no cards (``sizes``):
+    one more ply, then the turn to the next seat after ``h.current`` that holds cards; if no
+    seat does, to nobody, and the game is over. ``turn_keys``: see ``zobrist.set_turn``."""
+    cdef int i, q = h.current
+    h.ply += 1
+    for i in range(h.players):
+        q = next_seat(q, h.players)
+        if sizes[q] > 0:
+            set_turn(h, turn_keys, q)
+            return
+    set_turn(h, turn_keys, NO_SEAT)
+    h.terminal = 1
 
 
 cdef inline void hide_cards(Header* h, int seat, unsigned char* hands, int stride, int ntypes,
