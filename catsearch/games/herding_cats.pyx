@@ -26,27 +26,28 @@ seat's view already holds all it knows (its hand and the table).
 """
 import re
 
+from libc.math cimport exp, sqrt
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
-from libc.math cimport exp, sqrt
 
-from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, fill_tables
-from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
-                                    heuristic_weights, heuristic_moves, fill_weights)
+from catsearch._core.cards cimport (card_in, card_out, count_unseen, determinize_hands_deck,
+                                    draw_top, hand_chance_outcomes, hide_hands_deck,
+                                    pass_to_holder, put_on_top, reveal_unknown, shuffled_deck,
+                                    unseen_fn)
 from catsearch._core.observing cimport put_turn
-from catsearch._core.zobrist cimport count_up, count_down, count_key, turn_key
-from catsearch._core.cards cimport (shuffled_deck, chance_from_counts, card_in, card_out,
-                                    reveal_unknown, hide_cards, count_unseen, redeal_unseen,
-                                    draw_top, pass_to_holder)
+from catsearch._core.rng cimport Pick, Rng, fill_tables, pick_offer, pick_start
+from catsearch._core.state cimport (NO_SEAT, Header, State, fill_weights, heuristic_moves,
+                                    heuristic_weights, normalize, restart, scores_from)
+from catsearch._core.text cimport (CardLetters, TextFields, TextOut, card_letters, check_counts,
+                                   dash_if_empty, put_c, put_counted_or_dash, put_hands,
+                                   put_int, put_ints, put_run_or_dash, put_turn_or_dash,
+                                   read_deck, read_hands, read_turn, write_text)
+from catsearch._core.zobrist cimport count_down, count_key, count_up, turn_key
 
 from catsearch._core.draws import draw_observation, read_draw
 from catsearch._core.game import GameSpec, register
-from catsearch._core.options import Option
 from catsearch._core.notation import with_article
-from catsearch._core.text cimport (TextFields, TextOut, CardLetters, card_letters, write_text,
-                                   check_counts, read_hands, read_deck, read_turn, put_c,
-                                   put_int, put_ints, put_turn_or_dash, put_hands, put_counted,
-                                   put_run_or_dash, put_counted_or_dash, dash_if_empty)
+from catsearch._core.options import Option
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 LETTERS = "opbgOPBGSW?"
@@ -427,19 +428,14 @@ cdef class HerdingCats(State):
         d.h.hash = self.compute_hash_c()
 
     cdef void hide_c(self, int seat) noexcept nogil:
-        cdef HCData* d = &self.d
-        hide_cards(&d.h, seat, &d.hand[0][0], 11, HC_TYPES, HC_UNK, d.deck + d.deck_top,
-                   d.deck_len - d.deck_top)
-        d.h.hash = self.compute_hash_c()
+        hide_hands_deck(self, seat, &self.d.hand[0][0], 11, HC_TYPES, HC_UNK,
+                        self.d.deck + self.d.deck_top, self.d.deck_len - self.d.deck_top)
 
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
         # everything `seat` has not seen, dealt at random into the places it cannot see
-        cdef HCData* d = &self.d
-        cdef int cnt[HC_TYPES]
-        unseen_counts(d, seat, cnt)
-        redeal_unseen(&d.h, seat, cnt, HC_TYPES, &d.hand[0][0], 11, d.hand_size, HC_UNK,
-                      d.deck + d.deck_top, d.deck_len - d.deck_top, rng)
-        d.h.hash = self.compute_hash_c()
+        determinize_hands_deck(self, seat, rng, <unseen_fn>unseen_counts, HC_TYPES,
+                               &self.d.hand[0][0], 11, self.d.hand_size, HC_UNK,
+                               self.d.deck + self.d.deck_top, self.d.deck_len - self.d.deck_top)
 
     cdef int heuristic_move_c(self, Rng* rng, int* buf, int n) noexcept nogil:
         """A beginner's play: complete a herd (with a cat before a Wild Cat Lady); a Stampede
@@ -619,11 +615,8 @@ cdef class HerdingCats(State):
         return parts
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
-        cdef int cnt[HC_TYPES]
-        if self.d.h.terminal or self.d.hand[self.d.h.current][HC_UNK] == 0:
-            return 0        # only the mover's unknown cards are drawn by chance
-        unseen_counts(&self.d, NO_SEAT, cnt)
-        return chance_from_counts(cnt, HC_TYPES, outcomes, weights)
+        return hand_chance_outcomes(self, <unseen_fn>unseen_counts, HC_TYPES, &self.d.hand[0][0],
+                                    11, HC_UNK, outcomes, weights)
 
     cdef void apply_chance_c(self, int t) noexcept nogil:
         cdef HCData* d = &self.d
@@ -711,9 +704,7 @@ cdef class HerdingCats(State):
             if cnt[drawn] < 1:
                 raise ValueError(f"seat {seat} cannot draw {_A_CARD[drawn]} "
                                  f"({LETTERS[drawn]!r}): it has seen all {COMP[drawn]} of them")
-            # the view's top card becomes the one the seat drew, before the move draws it
-            d.h.hash ^= Z_DECK[d.deck_top][d.deck[d.deck_top]] ^ Z_DECK[d.deck_top][drawn]
-            d.deck[d.deck_top] = drawn
+            put_on_top(&d.h.hash, &Z_DECK[0][0], 11, d.deck, d.deck_top, drawn)
         self.apply_c(m)
         return m
 
@@ -873,10 +864,9 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
             for p in range(d.herd_wcl[k]):
                 put_c(o, c'W')
         dash_if_empty(o, mark)
-    elif j == 5:                                # discard
-        put_counted_or_dash(o, d.discard, HC_TYPES, _L.chars)
-    elif j == 6:                                # out
-        put_counted_or_dash(o, d.out, HC_TYPES, _L.chars)
+    elif j == 5 or j == 6:                      # discard, out
+        put_counted_or_dash(o, <unsigned char*>d.discard if j == 5 else <unsigned char*>d.out,
+                            HC_TYPES, _L.chars)
     elif j == 7:                                # won
         put_ints(o, d.won, d.h.players)
     else:

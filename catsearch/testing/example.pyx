@@ -30,8 +30,9 @@ from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from
                                     heuristic_weights, heuristic_moves, fill_weights)
 from catsearch._core.observing cimport put_turn
 from catsearch._core.zobrist cimport count_key, set_value, turn_key
-from catsearch._core.cards cimport (shuffled_deck, chance_from_counts, card_in, card_out,
-                                    reveal_unknown, hide_cards, count_unseen, redeal_unseen,
+from catsearch._core.cards cimport (shuffled_deck, card_in, card_out,
+                                    reveal_unknown, count_unseen, unseen_fn, hide_hands_deck,
+                                    determinize_hands_deck, hand_chance_outcomes, put_on_top,
                                     draw_top, pass_to_holder)
 from catsearch._core.text cimport (TextFields, TextOut, CardLetters, card_letters, write_text,
                                    check_counts, read_hands, read_deck, read_turn, put_int,
@@ -172,25 +173,18 @@ cdef class ToySum(State):
 
     # -- knowledge: a seat's view, determinizations, chance in a view ----------------------
     cdef void hide_c(self, int seat) noexcept nogil:
-        cdef SumData* d = &self.d
-        hide_cards(&d.h, seat, &d.hand[0][0], 16, SUM_TYPES, SUM_UNK, d.deck + d.deck_top,
-                   d.deck_len - d.deck_top)
-        d.h.hash = self.compute_hash_c()
+        hide_hands_deck(self, seat, &self.d.hand[0][0], 16, SUM_TYPES, SUM_UNK,
+                        self.d.deck + self.d.deck_top, self.d.deck_len - self.d.deck_top)
 
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
-        cdef SumData* d = &self.d
-        cdef int cnt[SUM_TYPES]
-        unseen_counts(d, seat, cnt)
-        redeal_unseen(&d.h, seat, cnt, SUM_TYPES, &d.hand[0][0], 16, d.hand_size, SUM_UNK,
-                      d.deck + d.deck_top, d.deck_len - d.deck_top, rng)
-        d.h.hash = self.compute_hash_c()
+        # everything `seat` has not seen, dealt at random into the places it cannot see
+        determinize_hands_deck(self, seat, rng, <unseen_fn>unseen_counts, SUM_TYPES,
+                               &self.d.hand[0][0], 16, self.d.hand_size, SUM_UNK,
+                               self.d.deck + self.d.deck_top, self.d.deck_len - self.d.deck_top)
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
-        cdef int cnt[SUM_TYPES]
-        if self.d.h.terminal or self.d.hand[self.d.h.current][SUM_UNK] == 0:
-            return 0        # only the mover's unknown cards are drawn by chance
-        unseen_counts(&self.d, NO_SEAT, cnt)
-        return chance_from_counts(cnt, SUM_TYPES, outcomes, weights)
+        return hand_chance_outcomes(self, <unseen_fn>unseen_counts, SUM_TYPES, &self.d.hand[0][0],
+                                    16, SUM_UNK, outcomes, weights)
 
     cdef void apply_chance_c(self, int t) noexcept nogil:
         cdef SumData* d = &self.d
@@ -330,9 +324,7 @@ cdef class ToySum(State):
             if cnt[drawn] < 1:
                 raise ValueError(f"seat {seat} cannot draw {LETTERS[drawn]!r} "
                                  f"({CARD_NAMES[drawn]}): it has seen it")
-            # the view's top card becomes the one the seat drew, before the move draws it
-            d.h.hash ^= Z_DECK[d.deck_top][d.deck[d.deck_top]] ^ Z_DECK[d.deck_top][drawn]
-            d.deck[d.deck_top] = drawn
+            put_on_top(&d.h.hash, &Z_DECK[0][0], 16, d.deck, d.deck_top, drawn)
         self.apply_c(m)
         return m
 
