@@ -427,15 +427,15 @@ cdef class HerdingCats(State):
         d.h.current = 0
         d.h.hash = self.compute_hash_c()
 
-    cdef void hide_c(self, int seat) noexcept nogil:
-        hide_hands_deck(self, seat, &self.d.hand[0][0], 11, HC_TYPES, HC_UNK,
-                        self.d.deck + self.d.deck_top, self.d.deck_len - self.d.deck_top)
-
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
         # everything `seat` has not seen, dealt at random into the places it cannot see
         determinize_hands_deck(self, seat, rng, <unseen_fn>unseen_counts, HC_TYPES,
                                &self.d.hand[0][0], 11, self.d.hand_size, HC_UNK,
                                self.d.deck + self.d.deck_top, self.d.deck_len - self.d.deck_top)
+
+    cdef void hide_c(self, int seat) noexcept nogil:
+        hide_hands_deck(self, seat, &self.d.hand[0][0], 11, HC_TYPES, HC_UNK,
+                        self.d.deck + self.d.deck_top, self.d.deck_len - self.d.deck_top)
 
     cdef int heuristic_move_c(self, Rng* rng, int* buf, int n) noexcept nogil:
         """A beginner's play: complete a herd (with a cat before a Wild Cat Lady); a Stampede
@@ -666,10 +666,10 @@ cdef class HerdingCats(State):
         """The move's text, then ``+`` and the card drawn at the end of the turn: its letter
         for the mover, ``?`` for every other seat; no suffix when the deck is empty
         (:mod:`catsearch._core.draws`)."""
-        d = &self.d
-        drawn = LETTERS[d.deck[d.deck_top]] if d.deck_top < d.deck_len else None
+        cdef HCData* d = &self.d
         return draw_observation(self._move_to_str(move), seat=seat, mover=d.h.current,
-                                drawn=drawn)
+                                drawn=LETTERS[d.deck[d.deck_top]] if d.deck_top < d.deck_len
+                                else None)
 
     def _play_observation(self, str text) -> int:
         cdef HCData* d = &self.d
@@ -700,10 +700,10 @@ cdef class HerdingCats(State):
                              f"seat {seat} has seen all {COMP[t]} of them")
         move_text, drawn = read_draw(text, seat=seat, mover=p,
                                      deck_left=d.deck_top < d.deck_len, letters=LETTERS[:10])
-        if drawn >= 0:
-            if cnt[drawn] < 1:
-                raise ValueError(f"seat {seat} cannot draw {_A_CARD[drawn]} "
-                                 f"({LETTERS[drawn]!r}): it has seen all {COMP[drawn]} of them")
+        if drawn >= 0 and cnt[drawn] < 1:
+            raise ValueError(f"seat {seat} cannot draw {_A_CARD[drawn]} ({LETTERS[drawn]!r}): "
+                             f"it has seen all {COMP[drawn]} of them")
+        if drawn >= 0:          # the view's top card becomes the one the seat drew
             put_on_top(&d.h.hash, &Z_DECK[0][0], 11, d.deck, d.deck_top, drawn)
         self.apply_c(m)
         return m
