@@ -53,6 +53,7 @@ from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_co
                                     hide_cards)
 
 from catsearch._core.game import GameSpec, register
+from catsearch._core.notation import words_for
 from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
                                    put_c, put_s, put_int, put_turn_or_dash, put_counted,
                                    put_run, dash_if_empty)
@@ -1097,7 +1098,7 @@ def gloss(text: str, seat: int | None = None) -> str | None:
     got = re.fullmatch(r"([^!+]+)(![^+]*)?((?:\+\d[^+]*)*)", text)
     if got is None:
         return None
-    words = _cat_earth_move(got[1])
+    words = words_for(got[1], _MOVE_WORDS)
     if words is None:
         return None
 
@@ -1115,24 +1116,17 @@ def gloss(text: str, seat: int | None = None) -> str | None:
     return words
 
 
-def _cat_earth_move(text: str) -> str | None:
-    if text == "end":
-        return "ended the turn"
-    if m := re.fullmatch(r"H:([a-g][1-7])", text):
-        return f"built a house on {m[1]}"
-    if m := re.fullmatch(r"T:([a-g][1-7])", text):
-        return f"planted a tree on {m[1]}"
-    if m := re.fullmatch(r"TP:([a-g][1-7])-([a-g][1-7])", text):
-        return f"teleported the cat on {m[1]} to {m[2]}"
-    if m := re.fullmatch(r"CN:([a-g][1-7])", text):
-        return f"gave the cat on {m[1]} Cat Nip"
-    if m := re.fullmatch(r"HS:([a-g][1-7])-([a-g][1-7])", text):
-        return f"swapped the houses on {m[1]} and {m[2]}"
-    if m := re.fullmatch(r"x:(\w+)", text):
-        return f"discarded a {m[1]} card"
-    if m := re.fullmatch(r"([FLR]+):([a-g][1-7])([NESW])", text):
-        return f"played path card {m[1]} with the cat on {m[2]}, heading {m[3]}"
-    return None
+# a move's text -> its words (notation.words_for)
+_MOVE_WORDS = (
+    (r"end", r"ended the turn"),
+    (r"H:([a-g][1-7])", r"built a house on \1"),
+    (r"T:([a-g][1-7])", r"planted a tree on \1"),
+    (r"TP:([a-g][1-7])-([a-g][1-7])", r"teleported the cat on \1 to \2"),
+    (r"CN:([a-g][1-7])", r"gave the cat on \1 Cat Nip"),
+    (r"HS:([a-g][1-7])-([a-g][1-7])", r"swapped the houses on \1 and \2"),
+    (r"x:(\w+)", r"discarded a \1 card"),
+    (r"([FLR]+):([a-g][1-7])([NESW])", r"played path card \1 with the cat on \2, heading \3"),
+)
 
 
 def max_game_length(int players) -> int:
@@ -1165,7 +1159,8 @@ fill_weights(HW, HW_N, SPEC)
 
 
 cdef class CatEarth(State):
-    """A state of Cat Earth (see the module docstring for squares, cards, moves)."""
+    """A state of Cat Earth (see the module docstring for squares, cards, moves; its struct,
+    ``CEData``, in ``cat_earth.pxd``)."""
 
     spec = SPEC
 
@@ -2152,12 +2147,8 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
         put_s(o, <bytes>_PHASES_B[d.phase])
     elif j == 2:                                # turn
         put_turn_or_dash(o, d.h.current)
-    elif j == 3:
-        put_int(o, d.round)
-    elif j == 4:
-        put_int(o, d.played)
-    elif j == 5:
-        put_int(o, d.pending)
+    elif 3 <= j <= 5:                           # round, played, pending
+        put_int(o, d.round if j == 3 else d.played if j == 4 else d.pending)
     elif j == 6:                                # board, rank 7 first
         for r in range(6, -1, -1):
             if r != 6:

@@ -46,10 +46,11 @@ import operator
 import re
 
 from catsearch._core.game import GameSpec, register
+from catsearch._core.notation import words_for
 from catsearch._core.options import Option, check_int
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 from catsearch._core.text cimport (TextFields, TextOut, write_text, put_c, put_s, put_int,
-                                   put_turn_or_dash, card_table)
+                                   put_turn_or_dash, card_table, put_ints)
 
 MOODS = "123456789abcd"
 CARD_CHARS = MOODS + "?"
@@ -411,24 +412,17 @@ cdef double HW[HW_N]
 
 # -- the observations in plain words (GameSpec.gloss) ------------------------------------
 
-def _the_cat_choice(move: str) -> str | None:
-    if move == "wait":
-        return "waited"
-    if move == "stop":
-        return "called Stop"
-    if m := re.fullmatch(r"pick(\d)", move):
-        return f"picked up pile {m[1]}"
-    if m := re.fullmatch(r"swap(\d)(\d)", move):
-        return f"swapped card {m[1]} of the pile in hand with centre card {m[2]}"
-    if move == "hidden":
-        return "chose something you cannot see"
-    return None
+# a choice's text -> its words (notation.words_for)
+_CHOICE_WORDS = (("wait", "waited"), ("stop", "called Stop"),
+                 (r"pick(\d)", r"picked up pile \1"),
+                 (r"swap(\d)(\d)", r"swapped card \1 of the pile in hand with centre card \2"),
+                 ("hidden", "chose something you cannot see"))
 
 
 def gloss(text: str, seat: int | None = None) -> str | None:
     """A The Cat observation in plain words (see ``GameSpec.gloss``)."""
     head, _, tick = text.partition(":")
-    words = _the_cat_choice(head)
+    words = words_for(head, _CHOICE_WORDS)
     if words is None:
         return None
     if not tick:
@@ -1699,10 +1693,7 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
     elif j == 4:
         put_int(o, d.rtick)
     elif j == 5:                                # scores
-        for p in range(n):
-            if p:
-                put_c(o, c',')
-            put_int(o, d.score[p])
+        put_ints(o, d.score, n)
     elif j == 6:
         put_turn_or_dash(o, d.h.current)
     elif j == 7:                                # chosen
