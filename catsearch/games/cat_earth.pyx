@@ -54,7 +54,8 @@ from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_co
 
 from catsearch._core.game import GameSpec, register
 from catsearch._core.notation import words_for
-from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
+from catsearch._core.text cimport (TextFields, TextOut, CardLetters, card_letters, write_text,
+                                   card_table, check_counts,
                                    put_c, put_s, put_int, put_turn_or_dash, put_counted,
                                    put_run, dash_if_empty)
 from catsearch._core.options import Option
@@ -1846,10 +1847,10 @@ cdef class CatEarth(State):
                     raise f.err("hands", f"seat {p} knows its own cards: its view shows them "
                                 f"(* only for a card it drew in a view a search played on), "
                                 f"never ?", starts[p] - a, (ends[p] - starts[p]) or 1)
-                k = f.cards_c("hands", starts[p], ends[p], _CARD_OWN, CARD_OWN, counts, True,
+                k = f.cards_c("hands", starts[p], ends[p], _CARD_OWN.table, CARD_OWN, counts, True,
                               "", cards, 64)
             else:
-                k = f.cards_c("hands", starts[p], ends[p], _CARD, CARD_CHARS, counts, True, "",
+                k = f.cards_c("hands", starts[p], ends[p], _CARD.table, CARD_CHARS, counts, True, "",
                               cards, 64)
                 if s >= 0 and f.text[starts[p]:ends[p]].strip("?-"):
                     raise f.err("hands", f"seat {s} cannot see seat {p}'s cards: in its view "
@@ -1862,7 +1863,7 @@ cdef class CatEarth(State):
                 d.hand[p][cards[i]] += 1
             d.hand_size[p] = k
         a = f.key("deck")
-        ndeck = f.cards_c("deck", f.vstart[a], f.vend[a], _CARD, CARD_CHARS, counts, True, "",
+        ndeck = f.cards_c("deck", f.vstart[a], f.vend[a], _CARD.table, CARD_CHARS, counts, True, "",
                           cards, 64)
         if ndeck > CE_CARDS:
             raise f.err("deck", f"{ndeck} cards is more than the deck has")
@@ -1879,10 +1880,10 @@ cdef class CatEarth(State):
             if "?" in f.value("discard"):
                 raise f.err("discard", f"the discard pile is face up: seat {s} knows its cards "
                             f"(never ?)")
-            k = f.cards_c("discard", f.vstart[a], f.vend[a], _CARD_OWN, CARD_OWN, counts, True,
+            k = f.cards_c("discard", f.vstart[a], f.vend[a], _CARD_OWN.table, CARD_OWN, counts, True,
                           "", cards, 64)
         else:
-            k = f.cards_c("discard", f.vstart[a], f.vend[a], _CARD, CARD_CHARS, counts, True,
+            k = f.cards_c("discard", f.vstart[a], f.vend[a], _CARD.table, CARD_CHARS, counts, True,
                           "", cards, 64)
         for i in range(min(k, 64)):
             d.discard[cards[i]] += 1
@@ -2124,16 +2125,11 @@ cdef inline int put_square(CEData* d, int sq, int v) noexcept:
 
 cdef signed char _SQUARE[128]
 card_table(BOARD_CHARS + "!", _SQUARE)
-cdef signed char _CARD[128]
-card_table(CARD_CHARS, _CARD)
-cdef signed char _CARD_OWN[128]
-card_table(CARD_OWN, _CARD_OWN)
+cdef CardLetters _CARD, _CARD_OWN  # letters: reader .table, writer .chars
+card_letters(&_CARD, CARD_CHARS)
+card_letters(&_CARD_OWN, CARD_OWN)
 
 
-cdef bytes _CARDS_B = CARD_CHARS.encode("ascii")
-cdef const char* _CARDS = _CARDS_B
-cdef bytes _OWN_B = CARD_OWN.encode("ascii")
-cdef const char* _OWN = _OWN_B
 cdef bytes _BOARD_B = BOARD_CHARS.encode("ascii")
 cdef const char* _BOARD = _BOARD_B
 cdef tuple _PHASES_B = tuple(ph.encode("ascii") for ph in PHASES)
@@ -2163,15 +2159,16 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
                 put_c(o, c'/')
             mark = o.n
             put_counted(o, <unsigned char*>d.hand[p] if j == 7 else <unsigned char*>d.fresh[p],
-                        CE_UNK + 1, _OWN if p == d.h.view_seat else _CARDS)
+                        CE_UNK + 1, <const char*>_CARD_OWN.chars if p == d.h.view_seat
+                        else <const char*>_CARD.chars)
             dash_if_empty(o, mark)
     elif j == 8:                                # deck, top first
         mark = o.n
-        put_run(o, d.deck + d.deck_top, CE_CARDS - d.deck_top, _CARDS)
+        put_run(o, d.deck + d.deck_top, CE_CARDS - d.deck_top, _CARD.chars)
         dash_if_empty(o, mark)
     elif j == 9:
         mark = o.n
-        put_counted(o, d.discard, CE_UNK + 1, _OWN)
+        put_counted(o, d.discard, CE_UNK + 1, _CARD_OWN.chars)
         dash_if_empty(o, mark)
     elif j == 10:                               # winners
         first = 1
@@ -2190,7 +2187,7 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
     elif j == 13:                               # pile
         if not d.pile_total:
             return 0
-        put_counted(o, d.pile, CE_UNK + 1, _OWN)
+        put_counted(o, d.pile, CE_UNK + 1, _CARD_OWN.chars)
     else:
         raise ValueError(f"no notation field {j}")
     return 1

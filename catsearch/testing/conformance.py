@@ -40,7 +40,7 @@ class _Checker:
     """Where the suite is (game, ply, state), to name it in a failure."""
 
     def __init__(self, game_id: str, players: int, seed: int,
-                 options: Mapping[str, Any] | None, counts: tuple[str, ...]):
+                 options: Mapping[str, Any] | None, counts: tuple[str, ...] = ()):
         self.game_id, self.players, self.seed = game_id, players, seed
         self.options = dict(options or {})
         self.game = self.game_seed = self.ply = None
