@@ -102,6 +102,11 @@ cdef inline const double* heuristic_weights(Header* h, const double* defaults) n
     """The weights a game's ``heuristic_move_c`` uses: the state's, else the game's."""
     return h.hweights if h.hweights != NULL else defaults
 
+cdef inline int heuristic_moves(State st, int* buf, int n) noexcept nogil:
+    """The legal moves of a ``heuristic_move_c(rng, buf, n)``: the ``n`` it was given in
+    ``buf``, or (``n`` = 0) written there now; how many."""
+    return n if n > 0 else st.legal_moves_c(buf)
+
 # the heuristic's weights in C (given to the games from here, with the rest of the kit)
 from catsearch._core.heuristic cimport weights_pointer, fill_weights
 

@@ -15,6 +15,7 @@ The console script ``catsearch-arena`` does the same from a shell; see ``docs/ar
 from catsearch.arena.backends import ArenaError
 from catsearch.arena.config import MatchConfig
 from catsearch.arena.entrants import FAILURE_KINDS, Entrant, PlayerFailure
+from catsearch.arena.record import GameFailure, GameRecord
 from catsearch.arena.game import play_game, replay_moves
 from catsearch.arena.match import MatchInterrupted, MatchResult, run_match
 from catsearch.arena.results import (ResultsFileError, format_table, load_results,
@@ -39,6 +40,8 @@ __all__ = [
     "FAILURE_KINDS",
     "ArenaError",
     "ResultsFileError",
+    "GameRecord",
+    "GameFailure",
     "load_results",
     "summarize",
     "format_table",

@@ -216,45 +216,41 @@ def _cmd_replay(args) -> int:
     from catsearch.arena.entrants import load_imports
     from catsearch.arena.game import Worker, replay_moves
     from catsearch.arena.results import load_results
-    from catsearch.arena.schedule import GameTask
     config, records = load_results(args.results)
-    rec = next((r for r in records if r["game"] == args.game_number), None)
+    rec = next((r for r in records if r.game == args.game_number), None)
     if rec is None:
-        numbers = [r["game"] for r in records]
+        numbers = [r.game for r in records]
         raise ValueError(f"game {args.game_number} is not in {args.results}; it holds "
                          f"{len(numbers)} games"
                          + (f", numbered {min(numbers)} to {max(numbers)}" if numbers else ""))
     state = replay_moves(config, rec)
-    print(f"game {rec['game']}: deal seed {rec['deal_seed']}, seats "
-          + ", ".join(f"{s}={lab}" for s, lab in enumerate(rec["seats"])))
-    print("moves: " + " ".join(rec["moves"]))
+    print(f"game {rec.game}: deal seed {rec.deal_seed}, seats "
+          + ", ".join(f"{s}={lab}" for s, lab in enumerate(rec.seats)))
+    print("moves: " + " ".join(rec.moves))
     print(state)
-    if rec.get("failure"):
-        f = rec["failure"]
-        print(f"failure: seat {f['seat']} ({f['player']}) {f['kind']} at ply {f['ply']}: "
-              f"{f['message']}")
-    print(f"returns: {rec['returns']}  scores: {rec['scores']}")
+    if rec.failure is not None:
+        f = rec.failure
+        print(f"failure: seat {f.seat} ({f.player}) {f.kind} at ply {f.ply}: {f.message}")
+    print(f"returns: {list(rec.returns)}  scores: {list(rec.scores)}")
     if args.verify:
         load_imports(config.imports)
-        task = GameTask(game=rec["game"], group=rec["group"], table=rec["table"],
-                        seating=rec["seating"], deal_seed=rec["deal_seed"],
-                        seats=tuple(rec["entrants"]), seed=rec["seed"])
+        task = rec.task
         worker = Worker(config)
         try:
             again = worker.play(task)
         finally:
             worker.close()
-        same = all(again[k] == rec[k] for k in ("moves", "returns", "scores"))
+        same = (again.moves, again.returns, again.scores) == (rec.moves, rec.returns, rec.scores)
         if same:
             print("verify: playing the game again gives the same moves and result")
             return 0
-        for i, (a, b) in enumerate(zip(rec["moves"], again["moves"])):
+        for i, (a, b) in enumerate(zip(rec.moves, again.moves)):
             if a != b:
                 print(f"verify: DIFFERENT at move {i}: recorded {a!r}, played {b!r}")
                 break
         else:
-            print(f"verify: DIFFERENT: recorded {len(rec['moves'])} moves, played "
-                  f"{len(again['moves'])}; returns {rec['returns']} vs {again['returns']}")
+            print(f"verify: DIFFERENT: recorded {len(rec.moves)} moves, played "
+                  f"{len(again.moves)}; returns {list(rec.returns)} vs {list(again.returns)}")
         return 1
     return 0
 

@@ -14,6 +14,7 @@ import time
 import catsearch
 from catsearch.arena.config import MatchConfig
 from catsearch.arena.entrants import PlayerFailure, Slot, load_imports
+from catsearch.arena.record import GameFailure, GameRecord
 from catsearch.arena.schedule import GameTask, search_seed
 from catsearch._core.options import as_int
 from catsearch.errors import IllegalMoveError
@@ -28,22 +29,22 @@ def _forfeit_returns(n: int, loser: int) -> list[float]:
     return [0.0 if s == loser else 1.0 / (n - 1) for s in range(n)]
 
 
-def play_game(config: MatchConfig, task: GameTask, slots: list[Slot]) -> dict:
-    """Play ``task`` with the entrants' ``slots``; return its record (a JSON-able dict)."""
+def play_game(config: MatchConfig, task: GameTask, slots: list[Slot]) -> GameRecord:
+    """Play ``task`` with the entrants' ``slots``; return its record."""
     n = len(task.seats)
     state = catsearch.new_game(config.game, n, seed=task.deal_seed, **dict(config.game_options))
     seat_slots = [slots[e] for e in task.seats]
     moves: list[str] = []
     move_seats: list[int] = []
     move_seconds: list[float] = []
-    failure: dict | None = None
+    failure: GameFailure | None = None
     specs: list[str | None] = [None] * n
     t_start = time.perf_counter()
 
-    def fail(seat: int, f: PlayerFailure) -> dict:
-        return {"seat": seat, "player": config.entrants[task.seats[seat]].label,
-                "kind": f.kind, "ply": len(moves), "message": f.message,
-                "restarted": seat_slots[seat].failed()}
+    def fail(seat: int, f: PlayerFailure) -> GameFailure:
+        return GameFailure(seat=seat, player=config.entrants[task.seats[seat]].label,
+                       kind=f.kind, ply=len(moves), message=f.message,
+                       restarted=seat_slots[seat].failed())
 
     for seat, slot in enumerate(seat_slots):
         try:
@@ -99,40 +100,35 @@ def play_game(config: MatchConfig, task: GameTask, slots: list[Slot]) -> dict:
     if failure is None:
         returns = table.returns()
     else:
-        returns = _forfeit_returns(n, failure["seat"])
-    record = {
-        "type": "game",
-        "game": task.game,
-        "group": task.group,
-        "table": task.table,
-        "seating": task.seating,
-        "deal_seed": task.deal_seed,
-        "seed": task.seed,
-        "entrants": list(task.seats),
-        "seats": [config.entrants[e].label for e in task.seats],
-        "specs": specs,
-        "moves": moves,
-        "move_seats": move_seats,
-        "move_seconds": move_seconds,
-        "returns": [round(r, 12) for r in returns],
-        "scores": table.scores(),
-        "terminal": table.is_over(),
-        "failure": failure,
-        "seconds": round(time.perf_counter() - t_start, 6),
-    }
-    return record
+        returns = _forfeit_returns(n, failure.seat)
+    return GameRecord.for_task(
+        task,
+        seats=tuple(config.entrants[e].label for e in task.seats),
+        specs=tuple(specs),
+        moves=tuple(moves),
+        move_seats=tuple(move_seats),
+        move_seconds=tuple(move_seconds),
+        returns=tuple(round(r, 12) for r in returns),
+        scores=tuple(table.scores()),
+        terminal=table.is_over(),
+        failure=failure,
+        seconds=round(time.perf_counter() - t_start, 6),
+    )
 
 
-def replay_moves(config: MatchConfig, record: dict):
+def replay_moves(config: MatchConfig, record: GameRecord | dict):
     """Rebuild a game's final state from its record (its deal seed and moves), checking every
-    move; return the state."""
-    state = catsearch.new_game(config.game, len(record["seats"]), seed=record["deal_seed"],
+    move; return the state. A game line's dict is read as :meth:`GameRecord.from_json` reads
+    it."""
+    if not isinstance(record, GameRecord):
+        record = GameRecord.from_json(record, config)
+    state = catsearch.new_game(config.game, len(record.seats), seed=record.deal_seed,
                                **dict(config.game_options))
-    for i, text in enumerate(record["moves"]):
+    for i, text in enumerate(record.moves):
         try:
             state.play(text)
         except ValueError as e:
-            raise IllegalMoveError(f"game {record['game']}, move {i} ({text!r}): {e}") from None
+            raise IllegalMoveError(f"game {record.game}, move {i} ({text!r}): {e}") from None
     return state
 
 
@@ -150,7 +146,7 @@ class Worker:
         self.config = config
         self.slots = [Slot(e, config.move_timeout) for e in config.entrants]
 
-    def play(self, task: GameTask) -> dict:
+    def play(self, task: GameTask) -> GameRecord:
         return play_game(self.config, task, self.slots)
 
     def close(self) -> None:

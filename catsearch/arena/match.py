@@ -17,6 +17,7 @@ from catsearch.arena.backends import make_backend
 from catsearch.arena.config import MatchConfig
 from catsearch.arena.entrants import Entrant, load_imports
 from catsearch.arena.progress import Progress
+from catsearch.arena.record import GameRecord
 from catsearch.arena.results import ResultsFile, format_table, summarize
 from catsearch.arena.schedule import iter_schedule
 from catsearch.arena.stats import clustered_mean, elo_estimate
@@ -39,7 +40,7 @@ class MatchResult:
 
     config: MatchConfig
     summary: dict
-    records: list[dict] = field(repr=False)
+    records: list[GameRecord] = field(repr=False)
     out: str | None = None
     summary_path: str | None = None
     interrupted: bool = False
@@ -84,13 +85,13 @@ class _Tracker:
         self.decision: str | None = None
         self.decided_group: int | None = None
 
-    def add(self, r: dict) -> None:
-        g = r["group"]
+    def add(self, r: GameRecord) -> None:
+        g = r.group
         self.n[g] += 1
-        for s, e in enumerate(r["entrants"]):
-            self.sums[g][e] += r["returns"][s]
+        for s, e in enumerate(r.entrants):
+            self.sums[g][e] += r.returns[s]
             self.counts[g][e] += 1
-        if r.get("failure"):
+        if r.failed:
             self.failed.add(g)
             self.failures += 1
         if self.n[g] == self.gpg:
@@ -203,122 +204,166 @@ def run_match(config: MatchConfig | str, players=None, *, out: str | None = None
         e.check(config.game)
 
     results = ResultsFile(out, config, resume=resume) if out else None
-    done: dict[int, dict] = dict(results.records) if results else {}
-    tracker = _Tracker(config)
-    for r in sorted(done.values(), key=lambda r: r["game"]):
-        tracker.add(r)
-    todo = (t for t in iter_schedule(config.seed, config.groups, len(config.entrants),
-                                     config.seats, config.seatings) if t.game not in done)
-    total = config.total_games
-    left_at_start = total - sum(1 for g in done if g < total)
+    run = _MatchRun(config, results, progress)
+    interrupted = run.play(backend, concurrency, ray_address)
 
-    show = None
-    bar = None
-    if progress is True:
-        bar = Progress()
-        show = bar
-    elif callable(progress):
-        show = progress
-
-    def notify(text: str) -> None:
-        if bar is not None:
-            bar.message(text)
-
-    # records are written in game order, so that any backend writes the same file
-    order: deque[int] = deque()         # the games submitted and not yet written, in order
-    buffer: dict[int, dict] = {}
-    played = 0
-
-    def write(r: dict) -> None:
-        done[r["game"]] = r
-        if results:
-            results.add(r)
-
-    def flush(everything: bool = False) -> None:
-        while order and order[0] in buffer:
-            r = buffer.pop(order.popleft())
-            if not beyond_decision(r):
-                write(r)
-        if everything:
-            for g in sorted(buffer):
-                r = buffer.pop(g)
-                if not beyond_decision(r):
-                    write(r)
-
-    def status() -> dict:
-        """What the progress line shows (but the time left)."""
-        sprt = config.sprt
-        return {"done": len(done) + len(buffer), "total": total,
-                "failures": tracker.failures, "estimate": tracker.estimate(),
-                "llr": tracker.llr if sprt else None, "lower": sprt.lower if sprt else None,
-                "upper": sprt.upper if sprt else None}
-
-    def beyond_decision(r: dict) -> bool:
-        return tracker.decided_group is not None and r["group"] > tracker.decided_group
-
-    interrupted = False
-    t0 = time.monotonic()
-    nxt = next(todo, None)
-    inflight = 0
-    runner = None
-    try:
-        with _Interrupts(notify) as stops:
-            if tracker.decision is None and nxt is not None:
-                stops.at_once = backend == "ray"       # joining a cluster: stop at once
-                runner = make_backend(backend, config, concurrency, ray_address, log=notify)
-                stops.at_once = False
-            while runner is not None and (nxt is not None or inflight):
-                if stops.count or tracker.decision is not None:
-                    nxt = None
-                    if tracker.decision is not None:
-                        runner.drop()
-                        inflight = 0
-                        break
-                while nxt is not None and inflight < runner.capacity:
-                    runner.submit(nxt)
-                    order.append(nxt.game)
-                    inflight += 1
-                    nxt = next(todo, None)
-                if not inflight:
-                    break
-                for r in runner.wait(0.25):
-                    inflight -= 1
-                    played += 1
-                    buffer[r["game"]] = r
-                    tracker.add(r)
-                flush()
-                if show is not None:
-                    elapsed = time.monotonic() - t0
-                    left = left_at_start - played
-                    eta = elapsed / played * left if played else math.inf
-                    show({**status(), "eta": eta, "eta_is_bound": config.sprt is not None})
-            interrupted = stops.count > 0
-    except KeyboardInterrupt:
-        interrupted = True
-        if runner is not None:
-            runner.drop()
-            runner = None
-    finally:
-        if runner is not None:
-            runner.close()
-        if show is not None and played:
-            show({**status(), "eta": 0.0}, **({"force": True} if show is bar else {}))
-        flush(everything=True)
-        if results:
-            results.close()
-        if bar is not None:
-            bar.close()
-
-    records = sorted(done.values(), key=lambda r: r["game"])
+    records = run.records()
     summ = summarize(config, records, interrupted=interrupted)
-    summ["seconds"] = round(time.monotonic() - t0, 3)
-    summ["played"] = played
+    summ["seconds"] = round(time.monotonic() - run.t0, 3)
+    summ["played"] = run.played
     spath = summary or (summary_path_for(out) if out else None)
     if spath:
         with open(spath, "w", encoding="utf-8") as f:
             json.dump(summ, f, indent=2)
             f.write("\n")
-    result = MatchResult(config, summ, records, out, spath, interrupted, played)
+    result = MatchResult(config, summ, records, out, spath, interrupted, run.played)
     if interrupted and raise_on_interrupt:
         raise MatchInterrupted(result)
     return result
+
+
+class _MatchRun:
+    """One run of a match: the games still to schedule, those in flight, those finished
+    and written (in game order, so that any backend writes the same file), the progress
+    shown, and when to stop (a decided SPRT, Ctrl-C)."""
+
+    def __init__(self, config: MatchConfig, results: ResultsFile | None, progress) -> None:
+        self.config = config
+        self.results = results
+        self.done: dict[int, GameRecord] = dict(results.records) if results else {}
+        self.tracker = _Tracker(config)
+        for r in sorted(self.done.values(), key=lambda r: r.game):
+            self.tracker.add(r)
+        self.todo = (t for t in iter_schedule(config.seed, config.groups,
+                                              len(config.entrants), config.seats,
+                                              config.seatings)
+                     if t.game not in self.done)
+        self.total = config.total_games
+        self.left_at_start = self.total - sum(1 for g in self.done if g < self.total)
+        self.order: deque[int] = deque()  # the games submitted and not yet written, in order
+        self.buffer: dict[int, GameRecord] = {}  # finished, waiting for an earlier game
+        self.played = 0
+        self.inflight = 0
+        self.next_task = None
+        self.t0 = time.monotonic()
+        self.bar = Progress() if progress is True else None
+        self.show = self.bar if progress is True else progress if callable(progress) else None
+
+    # -- what the user sees ----------------------------------------------------------------
+
+    def notify(self, text: str) -> None:
+        if self.bar is not None:
+            self.bar.message(text)
+
+    def status(self) -> dict:
+        """What the progress line shows (but the time left)."""
+        sprt, tracker = self.config.sprt, self.tracker
+        return {"done": len(self.done) + len(self.buffer), "total": self.total,
+                "failures": tracker.failures, "estimate": tracker.estimate(),
+                "llr": tracker.llr if sprt else None, "lower": sprt.lower if sprt else None,
+                "upper": sprt.upper if sprt else None}
+
+    def show_progress(self) -> None:
+        if self.show is None:
+            return
+        elapsed = time.monotonic() - self.t0
+        left = self.left_at_start - self.played
+        eta = elapsed / self.played * left if self.played else math.inf
+        self.show({**self.status(), "eta": eta, "eta_is_bound": self.config.sprt is not None})
+
+    def show_final(self) -> None:
+        if self.show is not None and self.played:
+            self.show({**self.status(), "eta": 0.0},
+                      **({"force": True} if self.show is self.bar else {}))
+
+    # -- scheduling and recording ------------------------------------------------------------
+
+    def schedule(self, runner) -> None:
+        """Submit games until the backend is full or none is left."""
+        while self.next_task is not None and self.inflight < runner.capacity:
+            runner.submit(self.next_task)
+            self.order.append(self.next_task.game)
+            self.inflight += 1
+            self.next_task = next(self.todo, None)
+
+    def finished(self, r: GameRecord) -> None:
+        """A game came back from the backend."""
+        self.inflight -= 1
+        self.played += 1
+        self.buffer[r.game] = r
+        self.tracker.add(r)
+
+    def beyond_decision(self, r: GameRecord) -> bool:
+        """A game of a group after the one where the SPRT decided: not written."""
+        return self.tracker.decided_group is not None and r.group > self.tracker.decided_group
+
+    def _write(self, r: GameRecord) -> None:
+        if not self.beyond_decision(r):
+            self.done[r.game] = r
+            if self.results:
+                self.results.add(r)
+
+    def flush(self, everything: bool = False) -> None:
+        """Write the finished games that no earlier game in flight waits for (all of them,
+        in game order, with ``everything``)."""
+        while self.order and self.order[0] in self.buffer:
+            self._write(self.buffer.pop(self.order.popleft()))
+        if everything:
+            for g in sorted(self.buffer):
+                self._write(self.buffer.pop(g))
+
+    def records(self) -> list[GameRecord]:
+        return sorted(self.done.values(), key=lambda r: r.game)
+
+    # -- the loop, and stopping --------------------------------------------------------------
+
+    def play(self, backend: str, concurrency: int, ray_address: str | None) -> bool:
+        """Play the games left on ``backend``; whether the run was interrupted."""
+        interrupted = False
+        self.t0 = time.monotonic()
+        self.next_task = next(self.todo, None)
+        runner = None
+        try:
+            with _Interrupts(self.notify) as stops:
+                if self.tracker.decision is None and self.next_task is not None:
+                    stops.at_once = backend == "ray"       # joining a cluster: stop at once
+                    runner = make_backend(backend, self.config, concurrency, ray_address,
+                                          log=self.notify)
+                    stops.at_once = False
+                while runner is not None and (self.next_task is not None or self.inflight):
+                    if self._stopping(stops, runner):
+                        break
+                    self.schedule(runner)
+                    if not self.inflight:
+                        break
+                    for r in runner.wait(0.25):
+                        self.finished(r)
+                    self.flush()
+                    self.show_progress()
+                interrupted = stops.count > 0
+        except KeyboardInterrupt:
+            interrupted = True
+            if runner is not None:
+                runner.drop()
+                runner = None
+        finally:
+            if runner is not None:
+                runner.close()
+            self.show_final()
+            self.flush(everything=True)
+            if self.results:
+                self.results.close()
+            if self.bar is not None:
+                self.bar.close()
+        return interrupted
+
+    def _stopping(self, stops: _Interrupts, runner) -> bool:
+        """After Ctrl-C or a decided SPRT, no new games; a decided SPRT also drops those in
+        flight (true: leave the loop)."""
+        if stops.count or self.tracker.decision is not None:
+            self.next_task = None
+            if self.tracker.decision is not None:
+                runner.drop()
+                self.inflight = 0
+                return True
+        return False

@@ -2,8 +2,8 @@
 
 The results file has one JSON object per line. A ``{"type": "match", ...}`` line holds the
 config (the first line, and again after each resume that changed something); every other
-line is ``{"type": "game", ...}``, one per game played (see :func:`~catsearch.arena.game.play_game`
-for its fields). Everything in the summary is computed from this file alone.
+line is ``{"type": "game", ...}``, one per game played (a :class:`~catsearch.arena.GameRecord`,
+which lists its fields). Everything in the summary is computed from this file alone.
 """
 
 from __future__ import annotations
@@ -20,22 +20,18 @@ import numpy as np
 import catsearch
 from catsearch.arena.config import FORMAT, MatchConfig
 from catsearch.arena.entrants import FAILURE_KINDS
-from catsearch.arena.schedule import task_for
+from catsearch.arena.record import GameRecord, ResultsFileError
 from catsearch.arena.stats import (NELO_SCALE, bradley_terry, clustered_mean, elo_estimate,
                                    likelihood_of_superiority)
 
 __all__ = ["ResultsFile", "ResultsFileError", "check_game_line", "summarize", "format_table", "load_results"]
 
 
-class ResultsFileError(ValueError):
-    """A results file that cannot be read or resumed (the message says why and where)."""
-
-
 def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-def load_results(path: str | os.PathLike) -> tuple[MatchConfig, list[dict]]:
+def load_results(path: str | os.PathLike) -> tuple[MatchConfig, list[GameRecord]]:
     """Read a results file: its (latest) config and its game records, in game order.
 
     A last line cut short (a run killed while writing) is ignored.
@@ -43,13 +39,13 @@ def load_results(path: str | os.PathLike) -> tuple[MatchConfig, list[dict]]:
     config, records, _ = _read(path)
     if config is None:
         raise ResultsFileError(f"{path}: no match line; is this a catsearch-arena results file?")
-    return config, sorted(records.values(), key=lambda r: r["game"])
+    return config, sorted(records.values(), key=lambda r: r.game)
 
 
-def _read(path) -> tuple[MatchConfig | None, dict[int, dict], int]:
+def _read(path) -> tuple[MatchConfig | None, dict[int, GameRecord], int]:
     """(config, records by game, byte length of the whole lines)."""
     config = None
-    records: dict[int, dict] = {}
+    records: dict[int, GameRecord] = {}
     lines_of: dict[int, int] = {}
     good = 0
     with open(path, "rb") as f:
@@ -82,74 +78,26 @@ def _read(path) -> tuple[MatchConfig | None, dict[int, dict], int]:
                 if config is None:
                     raise ResultsFileError(f"{path}, line {i + 1}: a game before the match line")
                 where = f"{path}, line {i + 1}"
-                check_game_line(obj, config, where)
-                if obj["game"] in records:
-                    raise ResultsFileError(f"{where}: game {obj['game']} again (its first line "
-                                           f"is line {lines_of[obj['game']]}); a results file "
+                record = check_game_line(obj, config, where)
+                if record.game in records:
+                    raise ResultsFileError(f"{where}: game {record.game} again (its first line "
+                                           f"is line {lines_of[record.game]}); a results file "
                                            f"holds each game once")
-                records[obj["game"]] = obj
-                lines_of[obj["game"]] = i + 1
+                records[record.game] = record
+                lines_of[record.game] = i + 1
             else:
                 raise ResultsFileError(f"{path}, line {i + 1}: unknown line type {kind!r}")
         good += len(raw) + 1
     return config, records, good
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_number(v) -> bool:
-    return (_is_int(v) or isinstance(v, float)) and math.isfinite(v)
-
-
-def _list_of(v, test, n: int | None = None) -> bool:
-    return isinstance(v, list) and (n is None or len(v) == n) and all(test(x) for x in v)
-
-
-def check_game_line(obj: dict, config: MatchConfig, where: str) -> None:
-    """A game line must be one game of ``config``'s schedule, whole: every field of the
-    right type, the game number within the match, and its group, table, seating, seeds and
-    entrants those the schedule gives that number.
+def check_game_line(obj: dict, config: MatchConfig, where: str) -> GameRecord:
+    """The record a game line holds, checked against ``config``'s schedule
+    (:meth:`GameRecord.from_json`).
 
     :raises ResultsFileError: naming ``where`` and the first field that is wrong.
     """
-    n = config.seats
-    fields = {
-        "game": _is_int, "group": _is_int, "table": _is_int, "seating": _is_int,
-        "deal_seed": _is_int, "seed": _is_int,
-        "entrants": lambda v: _list_of(v, _is_int, n),
-        "seats": lambda v: _list_of(v, lambda x: isinstance(x, str), n),
-        "moves": lambda v: _list_of(v, lambda x: isinstance(x, str)),
-        "move_seats": lambda v: _list_of(v, lambda x: _is_int(x) and 0 <= x < n),
-        "move_seconds": lambda v: _list_of(v, lambda x: _is_number(x) and x >= 0),
-        "returns": lambda v: _list_of(v, lambda x: _is_number(x) and 0 <= x <= 1, n),
-        "scores": lambda v: _list_of(v, _is_number, n),
-        "terminal": lambda v: isinstance(v, bool),
-        "failure": lambda v: v is None or (isinstance(v, dict) and isinstance(v.get("kind"), str)
-                                          and v["kind"] in FAILURE_KINDS
-                                          and _is_int(v.get("seat")) and 0 <= v["seat"] < n),
-    }
-    for name, ok in fields.items():
-        if name not in obj:
-            raise ResultsFileError(f"{where}: the game line has no {name!r}")
-        if not ok(obj[name]):
-            raise ResultsFileError(f"{where}: the game line's {name!r} is malformed: "
-                                   f"{json.dumps(obj[name])[:80]}")
-    number, total = obj["game"], config.total_games
-    if not 0 <= number < total:
-        raise ResultsFileError(f"{where}: game {number} is not a game of this match "
-                               f"(games 0 to {total - 1})")
-    if len(obj["moves"]) != len(obj["move_seats"]) or len(obj["moves"]) != len(obj["move_seconds"]):
-        raise ResultsFileError(f"{where}: game {number}'s moves, move_seats and move_seconds "
-                               f"differ in length")
-    task = task_for(config.seed, len(config.entrants), n, config.seatings, number)
-    for name, want in (("group", task.group), ("table", task.table), ("seating", task.seating),
-                       ("deal_seed", task.deal_seed), ("seed", task.seed),
-                       ("entrants", list(task.seats))):
-        if obj[name] != want:
-            raise ResultsFileError(f"{where}: game {number}'s {name} is {obj[name]!r}; this "
-                                   f"match's schedule gives {want!r}")
+    return GameRecord.from_json(obj, config, where)
 
 
 class ResultsFile:
@@ -157,7 +105,7 @@ class ResultsFile:
 
     def __init__(self, path: str | os.PathLike, config: MatchConfig, *, resume: bool = True):
         self.path = os.fspath(path)
-        self.records: dict[int, dict] = {}
+        self.records: dict[int, GameRecord] = {}
         # one run at a time on a file: a second one would interleave its lines with ours
         self._f = open(self.path, "a", encoding="utf-8")
         try:
@@ -200,9 +148,9 @@ class ResultsFile:
         self._f.write(json.dumps(obj, separators=(",", ":")) + "\n")
         self._f.flush()
 
-    def add(self, record: dict) -> None:
-        self.records[record["game"]] = record
-        self._write(record)
+    def add(self, record: GameRecord) -> None:
+        self.records[record.game] = record
+        self._write(record.to_json())
 
     def close(self) -> None:
         self._f.close()
@@ -210,22 +158,18 @@ class ResultsFile:
 
 # -- the summary ----------------------------------------------------------------------------
 
-def _group_scores(records: list[dict], who: int) -> tuple[float, int]:
-    total, n = 0.0, 0
-    for r in records:
-        if who in r["entrants"]:
-            total += r["returns"][r["entrants"].index(who)]
-            n += 1
-    return total, n
+def _group_scores(records: list[GameRecord], who: int) -> tuple[float, int]:
+    points = [p for p in (r.points_of(who) for r in records) if p is not None]
+    return sum(points, 0.0), len(points)
 
 
-def _counted_groups(config: MatchConfig, by_group: dict[int, list[dict]]):
+def _counted_groups(config: MatchConfig, by_group: dict[int, list[GameRecord]]):
     """Which groups count, and the SPRT's course: walk the complete groups (in order, without
     gaps when an SPRT is on), leave out voided ones, stop where the SPRT decides."""
     gpg = config.games_per_group
     complete = sorted(g for g, rs in by_group.items() if len(rs) == gpg and g < config.groups)
     voided = {g for g in complete
-              if config.on_failure == "void" and any(r["failure"] for r in by_group[g])}
+              if config.on_failure == "void" and any(r.failed for r in by_group[g])}
     sprt = None
     if config.sprt is None:
         counted = [g for g in complete if g not in voided]
@@ -252,11 +196,15 @@ def _counted_groups(config: MatchConfig, by_group: dict[int, list[dict]]):
     return counted, sorted(voided), complete, sprt
 
 
-def summarize(config: MatchConfig, records: list[dict], *, interrupted: bool = False) -> dict:
-    """The summary of a match (a JSON-able dict) from its config and game records."""
-    by_group: dict[int, list[dict]] = defaultdict(list)
+def summarize(config: MatchConfig, records: list[GameRecord], *,
+              interrupted: bool = False) -> dict:
+    """The summary of a match (a JSON-able dict) from its config and game records (game
+    lines' dicts are read as :meth:`GameRecord.from_json` reads them)."""
+    records = [r if isinstance(r, GameRecord) else GameRecord.from_json(r, config)
+               for r in records]
+    by_group: dict[int, list[GameRecord]] = defaultdict(list)
     for r in records:
-        by_group[r["group"]].append(r)
+        by_group[r.group].append(r)
     counted, voided, complete, sprt = _counted_groups(config, by_group)
     P = len(config.entrants)
     G = len(counted)
@@ -267,34 +215,30 @@ def summarize(config: MatchConfig, records: list[dict], *, interrupted: bool = F
     pair = np.zeros((G, P, P))
     for gi, g in enumerate(counted):
         for r in by_group[g]:
-            ent, ret = r["entrants"], r["returns"]
+            ent = r.entrants
             for s, e in enumerate(ent):
-                sums[gi, e] += ret[s]
+                sums[gi, e] += r.returns[s]
                 counts[gi, e] += 1
-                if ret[s] >= 1.0 - 1e-9:
+                if r.won(s):
                     wins[gi, e] += 1
-                elif ret[s] > 1e-9 and ret[s] == max(ret):
+                elif r.shared_win(s):
                     shared[gi, e] += 1
             for a in range(len(ent)):
                 for b in range(len(ent)):
                     if a != b:
-                        if ret[a] > ret[b] + 1e-12:
-                            pair[gi, ent[a], ent[b]] += 1.0
-                        elif abs(ret[a] - ret[b]) <= 1e-12:
-                            pair[gi, ent[a], ent[b]] += 0.5
+                        pair[gi, ent[a], ent[b]] += r.head_to_head(a, b)
 
     failures = {e.label: dict.fromkeys(FAILURE_KINDS, 0) for e in config.entrants}
     restarts = dict.fromkeys(config.labels, 0)
     moves = dict.fromkeys(config.labels, 0)
     seconds = dict.fromkeys(config.labels, 0.0)
     for r in records:
-        f = r.get("failure")
-        if f:
-            failures[f["player"]][f["kind"]] += 1
-            if f.get("restarted"):
-                restarts[f["player"]] += 1
-        for s, t in zip(r["move_seats"], r["move_seconds"]):
-            label = r["seats"][s]
+        f = r.failure
+        if f is not None:
+            failures[f.player][f.kind] += 1
+            if f.restarted:
+                restarts[f.player] += 1
+        for label, t in r.move_times():
             moves[label] += 1
             seconds[label] += t
 

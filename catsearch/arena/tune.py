@@ -32,6 +32,7 @@ from catsearch.arena.config import MatchConfig
 from catsearch.arena.entrants import Entrant
 from catsearch.arena.match import MatchInterrupted, run_match
 from catsearch.arena.progress import format_duration
+from catsearch.arena.record import GameRecord
 from catsearch.search.options import NO_GAME_DEFAULT, game_default
 from catsearch.search.spec import PlayerSpec
 
@@ -260,9 +261,8 @@ def _save(path: str, config: TuneConfig, steps: list[dict], theta: list[float]) 
     os.replace(tmp, path)           # never a half-written tuning file
 
 
-def _points(records: list[dict], label_index: int) -> float:
-    return sum(ret for r in records for e, ret in zip(r["entrants"], r["returns"])
-               if e == label_index)
+def _points(records: list[GameRecord], label_index: int) -> float:
+    return sum(p for p in (r.points_of(label_index) for r in records) if p is not None)
 
 
 def run_tune(config: TuneConfig, *, out: str | None = None, concurrency: int = 1,

@@ -26,24 +26,29 @@ seat's view already holds all it knows (its hand and the table).
 """
 import re
 
-from libc.stdint cimport uint64_t
-from libc.string cimport memset, memcpy
 from libc.math cimport exp, sqrt
+from libc.stdint cimport uint64_t
+from libc.string cimport memcpy, memset
 
-from catsearch._core.rng cimport Rng, mix64, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
-from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
-                                    as_full, next_seat, heuristic_weights, fill_weights)
+from catsearch._core.cards cimport (card_in, card_out, chance_from_counts, count_unseen,
+                                    determinize_hands_deck,
+                                    draw_top, hand_chance_outcomes, hide_hands_deck,
+                                    pass_to_holder, put_on_top, redeal_unseen, reveal_unknown,
+                                    shuffled_deck, unseen_fn)
 from catsearch._core.observing cimport put_turn
-from catsearch._core.zobrist cimport count_up, count_down, count_key, set_turn, turn_key
-from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
-                                    redeal_hands, redeal_run, card_in, card_out, hide_cards)
+from catsearch._core.rng cimport Pick, Rng, fill_tables, mix64, pick_offer, pick_start
+from catsearch._core.state cimport (NO_SEAT, Header, State, fill_weights, heuristic_moves,
+                                    heuristic_weights, normalize, restart, scores_from)
+from catsearch._core.text cimport (CardLetters, TextFields, TextOut, card_letters, check_counts,
+                                   dash_if_empty, put_c, put_counted_or_dash, put_hands,
+                                   put_int, put_ints, put_run_or_dash, put_turn_or_dash,
+                                   read_deck, read_hands, read_turn, write_text)
+from catsearch._core.zobrist cimport count_down, count_key, count_up, turn_key
 
+from catsearch._core.draws import draw_observation, read_draw
 from catsearch._core.game import GameSpec, register
-from catsearch._core.options import Option
 from catsearch._core.notation import with_article
-from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
-                                   put_c, put_int, put_turn_or_dash, put_counted, put_run,
-                                   dash_if_empty)
+from catsearch._core.options import Option
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 LETTERS = "opbgOPBGSW?"
@@ -53,6 +58,11 @@ LETTERS_OWN = "opbgOPBGSW*"
 COLOURS = ("orange", "purple", "blue", "green")
 CARD_NAMES = ("orange cat", "purple cat", "blue cat", "green cat", "orange cowdog",
               "purple cowdog", "blue cowdog", "green cowdog", "Stampede", "Wild Cat Lady")
+_A_CARD = tuple(with_article(name) for name in CARD_NAMES)     # "an orange cat" ...
+# the letters as the C reader and writers use them (_L.table, _L.chars)
+cdef CardLetters _L, _L_OWN
+card_letters(&_L, LETTERS)
+card_letters(&_L_OWN, LETTERS_OWN)
 
 cdef enum:
     DOG = 4
@@ -186,42 +196,24 @@ cdef void stampede(HCData* d, int p) noexcept nogil:
 
 cdef void end_turn(HCData* d, int p) noexcept nogil:
     """Draw back up (if the deck has cards), then pass to the next seat holding cards."""
-    cdef int i, q = p, n = d.h.players
-    cdef int card
     if d.deck_top < d.deck_len:
-        card = d.deck[d.deck_top]
-        d.h.hash ^= Z_DECK[d.deck_top][card]
-        d.deck_top += 1
         if d.ncfg[p]:
             d.h.hash ^= cfg_key(d, p)
             cfg_draw(d, p)
-            hand_add(d, p, card)
+            hand_add(d, p, draw_top(&d.h.hash, &Z_DECK[0][0], 11, d.deck, &d.deck_top))
             d.h.hash ^= cfg_key(d, p)
         else:
-            hand_add(d, p, card)
-    d.h.ply += 1
-    for i in range(n):
-        q = next_seat(q, n)
-        if d.hand_size[q] > 0:
-            set_turn(&d.h, Z_TURN, q)
-            return
-    set_turn(&d.h, Z_TURN, NO_SEAT)
-    d.h.terminal = 1
+            hand_add(d, p, draw_top(&d.h.hash, &Z_DECK[0][0], 11, d.deck, &d.deck_top))
+    pass_to_holder(&d.h, Z_TURN, d.hand_size)
 
 cdef void unseen_counts(HCData* d, int seat, int* cnt) noexcept nogil:
     """cnt[t]: the cards of type t that `seat` has not seen (seat < 0: that nobody has seen
     in this view state, i.e. every unknown card)."""
-    cdef int t, p, i
+    cdef int t, i
+    count_unseen(cnt, COMP, HC_TYPES, &d.hand[0][0], 11, d.h.players, seat,
+                 d.deck + d.deck_top, d.deck_len - d.deck_top)
     for t in range(HC_TYPES):
-        cnt[t] = COMP[t] - d.discard[t] - d.out[t]
-        if seat >= 0:
-            cnt[t] -= d.hand[seat][t]
-        else:
-            for p in range(d.h.players):
-                cnt[t] -= d.hand[p][t]
-            for i in range(d.deck_top, d.deck_len):
-                if d.deck[i] == t:
-                    cnt[t] -= 1
+        cnt[t] -= d.discard[t] + d.out[t]
     for i in range(d.nherds):
         cnt[DOG + d.herd_col[i]] -= 1
         cnt[d.herd_col[i]] -= d.herd_cats[i]
@@ -656,36 +648,31 @@ cdef class HerdingCats(State):
         d.h.current = 0
         d.h.hash = self.compute_hash_c()
 
-    cdef void hide_c(self, int seat) noexcept nogil:
-        cdef HCData* d = &self.d
-        hide_cards(&d.h, seat, &d.hand[0][0], 11, HC_TYPES, HC_UNK, d.deck + d.deck_top,
-                   d.deck_len - d.deck_top)
-        d.h.hash = self.compute_hash_c()
-
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
         global _N_WORLDS, _N_TRIES, _N_FALLBACKS
         cdef HCData* d = &self.d
-        cdef unsigned char pool[60]
         cdef unsigned char hands[4][11]
         cdef int cnt[HC_TYPES]
-        cdef int n, i, p, tries = 0
+        cdef int p, tries = 0
         cdef bint constrained = False, ok
-        # everything `seat` has not seen, dealt at random into the places it cannot see; with
-        # inference, again until every seat's hand is one the moves seen allow (rejection:
-        # the worlds kept are uniform among those allowed)
-        unseen_counts(d, seat, cnt)
         if not d.h.no_inference:
             for p in range(d.h.players):
                 constrained = constrained or (p != seat and d.ncfg[p] > 0)
-        if constrained:
-            memcpy(hands, d.hand, sizeof(hands))
-            _N_WORLDS += 1
+        if not constrained:
+            # everything `seat` has not seen, dealt at random into the places it cannot see
+            determinize_hands_deck(self, seat, rng, <unseen_fn>unseen_counts, HC_TYPES,
+                                   &d.hand[0][0], 11, d.hand_size, HC_UNK,
+                                   d.deck + d.deck_top, d.deck_len - d.deck_top)
+            return
+        # with inference: dealt again until every other seat's hand is one its discards allow
+        # (rejection: the worlds kept are uniform among those allowed); the world keeps what
+        # the game so far revealed, public, the same in every world
+        unseen_counts(d, seat, cnt)
+        memcpy(hands, d.hand, sizeof(hands))
+        _N_WORLDS += 1
         while True:
-            n = shuffled_pool(cnt, HC_TYPES, pool, rng)
-            i = redeal_hands(&d.hand[0][0], 11, d.hand_size, d.h.players, seat, HC_UNK, pool,
-                             0, n)
-            if not constrained:
-                break
+            redeal_unseen(&d.h, seat, cnt, HC_TYPES, &d.hand[0][0], 11, d.hand_size, HC_UNK,
+                          d.deck + d.deck_top, d.deck_len - d.deck_top, rng)
             tries += 1
             ok = True
             for p in range(d.h.players):
@@ -699,10 +686,11 @@ cdef class HerdingCats(State):
                 break
             memcpy(d.hand, hands, sizeof(hands))
         _N_TRIES += tries
-        redeal_run(d.deck + d.deck_top, d.deck_len - d.deck_top, pool, i, n)
-        # the world keeps what the game so far revealed: public, the same in every world
-        as_full(&d.h, rng)
         d.h.hash = self.compute_hash_c()
+
+    cdef void hide_c(self, int seat) noexcept nogil:
+        hide_hands_deck(self, seat, &self.d.hand[0][0], 11, HC_TYPES, HC_UNK,
+                        self.d.deck + self.d.deck_top, self.d.deck_len - self.d.deck_top)
 
     cdef int heuristic_move_c(self, Rng* rng, int* buf, int n) noexcept nogil:
         """A beginner's play: complete a herd (with a cat before a Wild Cat Lady); a Stampede
@@ -716,8 +704,7 @@ cdef class HerdingCats(State):
         cdef int i, m, k
         cdef double score
         cdef Pick pick
-        if n == 0:
-            n = self.legal_moves_c(buf)
+        n = heuristic_moves(self, buf, n)
         pick_start(&pick, buf[0])
         for i in range(n):
             m = buf[i]
@@ -886,24 +873,24 @@ cdef class HerdingCats(State):
         cdef int cnt[HC_TYPES]
         cdef int t, left = 0
         cdef int p = self.d.h.current
-        if self.d.h.terminal or self.d.hand[self.d.h.current][HC_UNK] == 0:
-            return 0        # only the mover's unknown cards are drawn by chance
+        if self.d.h.no_inference or self.d.ncfg[p] == 0 or self.d.h.terminal \
+                or self.d.hand[p][HC_UNK] == 0:
+            return hand_chance_outcomes(self, <unseen_fn>unseen_counts, HC_TYPES,
+                                        &self.d.hand[0][0], 11, HC_UNK, outcomes, weights)
+        # a type none of the mover's cards can be (its discards showed) is not drawn
         unseen_counts(&self.d, NO_SEAT, cnt)
-        if not self.d.h.no_inference and self.d.ncfg[p]:
-            # a type none of the mover's cards can be (its discards showed): not drawn
-            for t in range(HC_TYPES):
-                if cnt[t] > 0 and not type_allowed(&self.d, p, t):
-                    cnt[t] = 0
-                left += cnt[t] if cnt[t] > 0 else 0
-            if left == 0:
-                unseen_counts(&self.d, NO_SEAT, cnt)
+        for t in range(HC_TYPES):
+            if cnt[t] > 0 and not type_allowed(&self.d, p, t):
+                cnt[t] = 0
+            left += cnt[t] if cnt[t] > 0 else 0
+        if left == 0:
+            unseen_counts(&self.d, NO_SEAT, cnt)
         return chance_from_counts(cnt, HC_TYPES, outcomes, weights)
 
     cdef void apply_chance_c(self, int t) noexcept nogil:
         cdef HCData* d = &self.d
-        cdef int p = d.h.current
-        hand_take(d, p, HC_UNK)
-        hand_add(d, p, t)
+        reveal_unknown(&d.h.hash, &Z_HAND[d.h.current][0][0], 4, d.hand[d.h.current],
+                       &d.hand_size[d.h.current], HC_UNK, t)
 
     # -- Python API: text ---------------------------------------------------------------
     def _move_to_str(self, int m) -> str:
@@ -946,20 +933,20 @@ cdef class HerdingCats(State):
     # -- Python API: observations (docs/rules/herding-cats.rst, "Observations") -------------
     def _observation(self, int seat, int move) -> str:
         """The move's text, then ``+`` and the card drawn at the end of the turn: its letter
-        for the mover, ``?`` for every other seat; no suffix when the deck is empty."""
-        d = &self.d
-        text = self._move_to_str(move)
-        if d.deck_top < d.deck_len:
-            text += "+" + (LETTERS[d.deck[d.deck_top]] if seat == d.h.current else "?")
-        return text
+        for the mover, ``?`` for every other seat; no suffix when the deck is empty
+        (:mod:`catsearch._core.draws`)."""
+        cdef HCData* d = &self.d
+        return draw_observation(self._move_to_str(move), seat=seat, mover=d.h.current,
+                                drawn=LETTERS[d.deck[d.deck_top]] if d.deck_top < d.deck_len
+                                else None)
 
     def _play_observation(self, str text) -> int:
         cdef HCData* d = &self.d
         cdef int seat = d.h.view_seat
         cdef int p = d.h.current
         cdef int cnt[HC_TYPES]
-        cdef int m, t, drawn = -1
-        move_text, plus, draw = text.partition("+")
+        cdef int m, t, drawn
+        move_text = text.partition("+")[0]      # the move is checked first, then the draw
         try:
             m = self._str_to_move(move_text)
         except InvalidMoveError:
@@ -976,37 +963,20 @@ cdef class HerdingCats(State):
                              + " ".join(self._move_to_str(x) for x in self.legal_moves()))
         t = self._move_card(m)
         unseen_counts(d, seat, cnt)
-        if not d.hand[p][t]:
+        if not d.hand[p][t] and cnt[t] < 1:
             # a card seat p holds unknown to this view: some copy must be unseen
-            if cnt[t] < 1:
-                raise ValueError(f"seat {p} cannot play {with_article(CARD_NAMES[t])} ({move_text!r}): "
-                                 f"seat {seat} has seen all {COMP[t]} of them")
-            if not type_allowed(d, p, t):
-                raise ValueError(f"seat {p} cannot play {with_article(CARD_NAMES[t])} "
-                                 f"({move_text!r}): its discards showed it holds none")
-        if d.deck_top < d.deck_len:
-            if not plus or len(draw) != 1 or draw not in LETTERS:
-                raise ValueError(f"the deck is not empty, so the observation ends with the "
-                                 f"card drawn: {move_text}+<card> (one of {LETTERS[:10]}), or "
-                                 f"{move_text}+? for another seat's draw; got {text!r}")
-            if p == seat:
-                if draw == "?":
-                    raise ValueError(f"seat {seat} drew the card itself: its observation names "
-                                     f"it ({move_text}+o, +W ...), '+?' is another seat's")
-                drawn = LETTERS.index(draw)
-                if cnt[drawn] < 1:
-                    raise ValueError(f"seat {seat} cannot draw {with_article(CARD_NAMES[drawn])} ({draw!r}): "
-                                     f"it has seen all {COMP[drawn]} of them")
-            elif draw != "?":
-                raise ValueError(f"seat {p} drew the card, hidden from seat {seat}: seat {seat}'s "
-                                 f"observation is {move_text}+?, {text!r} is seat {p}'s")
-        elif plus:
-            raise ValueError(f"the deck is empty: nobody draws, the observation is the move "
-                             f"alone ({move_text!r}), not {text!r}")
-        if drawn >= 0:
-            # the view's top card becomes the one the seat drew, before the move draws it
-            d.h.hash ^= Z_DECK[d.deck_top][d.deck[d.deck_top]] ^ Z_DECK[d.deck_top][drawn]
-            d.deck[d.deck_top] = drawn
+            raise ValueError(f"seat {p} cannot play {_A_CARD[t]} ({move_text!r}): "
+                             f"seat {seat} has seen all {COMP[t]} of them")
+        if not type_allowed(d, p, t):
+            raise ValueError(f"seat {p} cannot play {_A_CARD[t]} ({move_text!r}): its "
+                             f"discards showed it holds none")
+        move_text, drawn = read_draw(text, seat=seat, mover=p,
+                                     deck_left=d.deck_top < d.deck_len, letters=LETTERS[:10])
+        if drawn >= 0 and cnt[drawn] < 1:
+            raise ValueError(f"seat {seat} cannot draw {_A_CARD[drawn]} ({LETTERS[drawn]!r}): "
+                             f"it has seen all {COMP[drawn]} of them")
+        if drawn >= 0:          # the view's top card becomes the one the seat drew
+            put_on_top(&d.h.hash, &Z_DECK[0][0], 11, d.deck, d.deck_top, drawn)
         self.apply_c(m)
         return m
 
@@ -1066,36 +1036,11 @@ cdef class HerdingCats(State):
         cdef int won[4]
         cdef int p, k, m, i, c, ncat, nw, off, nwon, a
         memset(counts, 0, sizeof(counts))
-        m = f.split_c("hands", n, c'/', "hands", starts, ends, 64)
-        a = f.vstart[f.key("hands")]
-        for p in range(m):
-            if p == d.h.view_seat:
-                # the seat's own hand: its cards, and * for a card it drew in a view a search
-                # played on (unknown until chance reveals it); never ?
-                if "?" in f.text[starts[p]:ends[p]]:
-                    raise f.error(f["hands"], f"seat {p} knows its own cards: its view shows "
-                                  f"them (* only for a card it drew in a view a search played "
-                                  f"on, until chance reveals it), never ?", starts[p] - a,
-                                  (ends[p] - starts[p]) or 1)
-                k = f.cards_c("hands", starts[p], ends[p], _TABLE_OWN, LETTERS_OWN, counts, True,
-                              "", cards, 64)
-            else:
-                k = f.cards_c("hands", starts[p], ends[p], _TABLE, LETTERS, counts, True, "",
-                              cards, 64)
-            if k > HC_HAND:
-                raise f.error(f["hands"], f"seat {p} holds {k} cards; a hand has at most 3",
-                              starts[p] - a, ends[p] - starts[p])
-            for i in range(k):
-                d.hand[p][cards[i]] += 1
-            d.hand_size[p] = k
-        a = f.key("deck")
-        k = f.cards_c("deck", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, True, "", cards, 64)
-        if k > HC_CARDS - n * HC_HAND:
-            raise f.error(f["deck"], f"{k} cards is more than a deck can hold")
+        read_hands(f, "hands", n, d.h.view_seat, HC_HAND, _L.table, LETTERS, _L_OWN.table,
+                   LETTERS_OWN, _A_CARD, counts, &d.hand[0][0], 11, d.hand_size)
         d.deck_len = HC_CARDS
-        d.deck_top = HC_CARDS - k
-        for i in range(k):
-            d.deck[d.deck_top + i] = cards[i]
+        read_deck(f, "deck", _L.table, LETTERS, counts, d.h.view_seat, _A_CARD, d.deck, HC_CARDS,
+                  HC_CARDS - n * HC_HAND, &d.deck_top)
         if not f.is_("herds", b"-"):
             m = f.split_c("herds", -1, c',', "herds", starts, ends, 64)
             a = f.vstart[f.key("herds")]
@@ -1124,12 +1069,13 @@ cdef class HerdingCats(State):
                 counts[c] += ncat
                 counts[WCL] += nw
         a = f.key("discard")
-        k = f.cards_c("discard", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, False, "",
+        k = f.cards_c("discard", f.vstart[a], f.vend[a], _L.table, LETTERS, counts, False, "",
                       cards, 64)
         for i in range(min(k, 64)):
             d.discard[cards[i]] += 1
         a = f.key("out")
-        k = f.cards_c("out", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, False, "", cards, 64)
+        k = f.cards_c("out", f.vstart[a], f.vend[a], _L.table, LETTERS, counts, False, "",
+                      cards, 64)
         for i in range(min(k, 64)):
             d.out[cards[i]] += 1
         f.ints_c("won", n, 0, 15, won)
@@ -1162,20 +1108,9 @@ cdef class HerdingCats(State):
             k = k and d.hand_size[p] == 0
         if d.deck_top < d.deck_len and not c:
             raise NotationError("while the deck has cards every hand holds 3", text)
-        if d.deck_top == d.deck_len and k:
-            if not f.is_("turn", b"-"):
-                raise f.error(f["turn"], "the game is over (deck and hands empty): turn must be -")
-            d.h.terminal = 1
-            d.h.current = NO_SEAT
-        else:
-            cur = f.int_c("turn", 0, n - 1)
-            if d.hand_size[cur] == 0:
-                raise f.error(f["turn"], f"seat {cur} holds no cards and cannot be the seat to move")
-            d.h.current = cur
+        read_turn(f, &d.h, d.hand_size, d.deck_top == d.deck_len and k, "deck and hands empty")
         if f.has("cannot"):
             self._read_cannot(f)
-        if d.h.view_seat >= 0:
-            self._check_view(f)
 
     def _read_cannot(self, TextFields f):
         """``cannot=1:OPBGS.OPBGSW|...,2:...``: per seat whose cards the moves constrain, its
@@ -1230,79 +1165,37 @@ cdef class HerdingCats(State):
                               f"configurations allow", off, len(part))
             off += len(part) + 1
 
-    def _check_view(self, TextFields f):
-        """A view holds what its seat can know: its own hand (read in ``_read``: a card it
-        drew in a view a search played on is ``*`` until chance reveals it), every other hand
-        and the deck unknown (``?``)."""
-        cdef HCData* d = &self.d
-        cdef int s = d.h.view_seat, p, t, i
-        a = f.vstart[f.key("hands")]
-        parts = f.value("hands").split("/")
-        off = 0
-        for p in range(d.h.players):
-            if p != s:
-                for t in range(HC_TYPES):
-                    if d.hand[p][t]:
-                        raise f.error(f["hands"], f"seat {s}'s view shows {with_article(CARD_NAMES[t])} in "
-                                      f"seat {p}'s hand: seat {s} cannot see another seat's "
-                                      f"cards (write ?)", off, len(parts[p]))
-            off += len(parts[p]) + 1
-        for i in range(d.deck_top, d.deck_len):
-            if d.deck[i] != HC_UNK:
-                raise f.error(f["deck"], f"seat {s}'s view shows {with_article(CARD_NAMES[d.deck[i]])} in "
-                              f"the deck: nobody sees the deck's cards (write ?)",
-                              i - d.deck_top, 1)
-
     def _write_text(self):
         return write_text(self, _put_field)
-
-
-cdef signed char _TABLE[128]
-card_table(LETTERS, _TABLE)
-cdef signed char _TABLE_OWN[128]
-card_table(LETTERS_OWN, _TABLE_OWN)
 
 
 cdef int _put_field(State st, TextOut* o, int j) except -1:
     """The value of notation field ``j`` (``SPEC.notation[j]``)."""
     cdef HCData* d = &(<HerdingCats>st).d
     cdef int p, k, mark, c, i
-    cdef const char* letters = _LETTERS
     if j == 1:                                  # turn
         put_turn_or_dash(o, d.h.current)
     elif j == 2:                                # hands
-        for p in range(d.h.players):
-            if p:
-                put_c(o, c'/')
-            mark = o.n
-            put_counted(o, d.hand[p], 11, _LETTERS_OWN if p == d.h.view_seat else letters)
-            dash_if_empty(o, mark)
+        put_hands(o, &d.hand[0][0], 11, d.h.players, d.h.view_seat, _L.chars, _L_OWN.chars)
     elif j == 3:                                # deck
-        mark = o.n
-        put_run(o, d.deck + d.deck_top, d.deck_len - d.deck_top, letters)
-        dash_if_empty(o, mark)
+        put_run_or_dash(o, d.deck + d.deck_top, d.deck_len - d.deck_top, _L.chars)
     elif j == 4:                                # herds
         mark = o.n
         for k in range(d.nherds):
             if k:
                 put_c(o, c',')
             c = d.herd_col[k]
-            put_c(o, letters[DOG + c])
+            put_c(o, _L.chars[DOG + c])
             for p in range(d.herd_cats[k]):
-                put_c(o, letters[c])
+                put_c(o, _L.chars[c])
             for p in range(d.herd_wcl[k]):
                 put_c(o, c'W')
         dash_if_empty(o, mark)
     elif j == 5 or j == 6:                      # discard, out
-        mark = o.n
-        put_counted(o, <unsigned char*>d.discard if j == 5 else <unsigned char*>d.out, HC_TYPES,
-                    letters)
-        dash_if_empty(o, mark)
+        put_counted_or_dash(o, <unsigned char*>d.discard if j == 5 else <unsigned char*>d.out,
+                            HC_TYPES, _L.chars)
     elif j == 7:                                # won
-        for p in range(d.h.players):
-            if p:
-                put_c(o, c',')
-            put_int(o, d.won[p])
+        put_ints(o, d.won, d.h.players)
     elif j == 8:                                # cannot: what the discards revealed
         mark = o.n
         for p in range(d.h.players):
@@ -1322,17 +1215,11 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
                         put_c(o, c'-')
                     for c in range(HC_TYPES):
                         if (d.cfg[p][k][i] >> c) & 1:
-                            put_c(o, letters[c])
+                            put_c(o, _L.chars[c])
         return o.n > mark
     else:
         raise ValueError(f"no notation field {j}")
     return 1
-
-
-cdef bytes _LETTERS_B = LETTERS.encode("ascii")
-cdef const char* _LETTERS = _LETTERS_B
-cdef bytes _LETTERS_OWN_B = LETTERS_OWN.encode("ascii")
-cdef const char* _LETTERS_OWN = _LETTERS_OWN_B
 
 
 register(HerdingCats)

@@ -33,7 +33,7 @@ def strip_timings(records):
     """Game records without what depends on the clock."""
     out = []
     for r in records:
-        r = dict(r)
+        r = dict(r) if isinstance(r, dict) else r.to_json()     # a game line, or a record
         r.pop("move_seconds")
         r.pop("seconds")
         if r.get("failure"):

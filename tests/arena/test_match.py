@@ -42,7 +42,8 @@ def test_match_is_deterministic_and_replayable(tmp_path):
     out = tmp_path / "m.jsonl"
     a = run_match(GAME, ["heuristic", "random"], groups=6, seed=3, out=str(out))
     b = run_match(GAME, ["heuristic", "random"], groups=6, seed=3)
-    strip = lambda rs: [{k: v for k, v in r.items() if k not in ("move_seconds", "seconds")}
+    strip = lambda rs: [{k: v for k, v in r.to_json().items()
+                         if k not in ("move_seconds", "seconds")}
                         for r in rs]
     assert strip(a.records) == strip(b.records)
     c = run_match(GAME, ["heuristic", "random"], groups=6, seed=4)
@@ -57,12 +58,12 @@ def test_match_is_deterministic_and_replayable(tmp_path):
     # and playing a game again from its record gives the same game
     from catsearch.arena.schedule import GameTask
     r = records[5]
-    task = GameTask(r["game"], r["group"], r["table"], r["seating"], r["deal_seed"],
-                    tuple(r["entrants"]), r["seed"])
+    task = GameTask(r.game, r.group, r.table, r.seating, r.deal_seed, tuple(r.entrants), r.seed)
+    assert r.task == task
     w = Worker(config)
     again = w.play(task)
     w.close()
-    assert again["moves"] == r["moves"]
+    assert again.moves == r.moves
     # the summary file
     summ = json.loads((tmp_path / "m.summary.json").read_text())
     assert summ["games"]["counted"] == 12
@@ -110,7 +111,8 @@ def test_resume_and_extend(tmp_path):
     assert len(recs) == 5
     res = run_match(GAME, ["heuristic", "random"], groups=6, seed=8, out=out)
     assert res.played == 12 - 5
-    strip = lambda rs: [{k: v for k, v in r.items() if k not in ("move_seconds", "seconds")}
+    strip = lambda rs: [{k: v for k, v in r.to_json().items()
+                         if k not in ("move_seconds", "seconds")}
                         for r in rs]
     assert strip(res.records) == strip(full.records)
     assert res.summary["players"][0]["score"] == full.summary["players"][0]["score"]
