@@ -10,12 +10,14 @@ state (:meth:`TimeManager.plan`, a :class:`TimePlan`):
 2. the **horizon** is the decisions the seat still has to make, estimated by its game
    (:meth:`GameSpec.estimate_moves_left <catsearch._core.game.GameSpec.estimate_moves_left>`),
    or ``movestogo`` when that comes first;
-3. the clock less a **reserve** (a share of it, and a fixed overhead for every move of the
-   horizon, which pays for what a move costs beyond its search: reading, writing, a
-   process's answer) is spent evenly over the horizon, each move adding its increment;
-4. a move never plans more than :attr:`TimeManager.max_share` of the remaining time, nor
-   more than the remaining time less the overhead: whatever the estimate, the clock only
-   shrinks by a share at each move and never runs out by the plan.
+3. the clock less a **reserve** (a share of it, and :attr:`TimeManager.move_cost` for every
+   move of the horizon, which pays for what a move costs beyond its search: reading,
+   writing, a process's answer) is spent evenly over the horizon, each move adding most of
+   its increment;
+4. a move never plans more than :attr:`TimeManager.max_share` of the remaining time (and
+   its increment), nor more than the remaining time less a fixed
+   :attr:`TimeManager.overhead`: whatever the estimate, the clock only shrinks by a share
+   at each move and never runs out by the plan.
 
 The plan is pure arithmetic (no clock is read here); the engine and the arena use the same
 manager, through ``Limits(clock=...)`` (:meth:`catsearch.search.limits.Limits.for_state`).
@@ -96,8 +98,10 @@ class TimePlan:
 class TimeManager:
     """How a clock is spent (see the module docstring).
 
-    :ivar overhead: seconds a move costs beyond its search, kept back for every move of
-        the horizon and from the remaining time of this one.
+    :ivar overhead: seconds never planned of the remaining time of this move (what the
+        answer may take to reach the clock: a process's lag).
+    :ivar move_cost: seconds a move costs beyond its search, kept back for every move of
+        the horizon.
     :ivar reserve: the share of the remaining time never planned (0 to 1).
     :ivar max_share: the most of the remaining time one move plans (0 to 1).
     :ivar inc_share: the share of the increment a move spends on top of its share of the
@@ -105,12 +109,14 @@ class TimeManager:
     """
 
     overhead: float = 0.03
+    move_cost: float = 0.003
     reserve: float = 0.05
     max_share: float = 0.2
     inc_share: float = 0.9
 
     def __post_init__(self) -> None:
         _seconds(self.overhead, "TimeManager.overhead")
+        _seconds(self.move_cost, "TimeManager.move_cost")
         for name in ("reserve", "max_share", "inc_share"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)):
@@ -143,7 +149,7 @@ class TimeManager:
         if clock.movestogo is not None:
             horizon = min(horizon, clock.movestogo)
         t = clock.time
-        usable = t * (1.0 - self.reserve) - self.overhead * horizon
+        usable = t * (1.0 - self.reserve) - self.move_cost * horizon
         share = max(0.0, usable) / horizon + self.inc_share * clock.inc
         cap = min(self.max_share * t + (self.inc_share * clock.inc if t > clock.inc else 0.0),
                   t - self.overhead)
