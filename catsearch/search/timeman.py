@@ -10,12 +10,18 @@ state (:meth:`TimeManager.plan`, a :class:`TimePlan`):
 2. the **horizon** is the decisions the seat still has to make, estimated by its game
    (:meth:`GameSpec.estimate_moves_left <catsearch._core.game.GameSpec.estimate_moves_left>`),
    or ``movestogo`` when that comes first;
-3. the clock less a **reserve** (a share of it, and :attr:`TimeManager.move_cost` for every
-   move of the horizon, which pays for what a move costs beyond its search: reading,
-   writing, a process's answer) is spent evenly over the horizon, each move adding most of
-   its increment;
-4. a move never plans more than :attr:`TimeManager.max_share` of the remaining time (and
-   its increment), nor more than the remaining time less a fixed
+3. what the horizon has, the clock and the increments of its moves, less a **reserve** (a
+   share of the clock, and :attr:`TimeManager.move_cost` for every move of the horizon,
+   which pays for what a move costs beyond its planned search: a search's last iteration,
+   reading, writing, a process's answer) is spent evenly over the horizon; so the
+   increment pays for each move and its cost, and the clock holds its level from move to
+   move rather than draining to the last moment, whatever the game's length;
+4. a **floor** of the clock, :attr:`TimeManager.floor_moves` moves' increment and cost (and
+   the overhead), is spent only through the increments, and below it only a part of them,
+   the less the lower the clock (so that it climbs back): a game that lasts longer than
+   estimated, or a move that overruns its plan, finds the clock still there;
+5. a move never plans more than :attr:`TimeManager.max_share` of the clock above the floor
+   (and its increment), nor more than the remaining time less a fixed
    :attr:`TimeManager.overhead`: whatever the estimate, the clock only shrinks by a share
    at each move and never runs out by the plan.
 
@@ -103,26 +109,37 @@ class TimeManager:
     :ivar move_cost: seconds a move costs beyond its search, kept back for every move of
         the horizon.
     :ivar reserve: the share of the remaining time never planned (0 to 1).
-    :ivar max_share: the most of the remaining time one move plans (0 to 1).
-    :ivar inc_share: the share of the increment a move spends on top of its share of the
-        clock (0 to 1; the rest builds up the clock).
+    :ivar max_share: the most of the clock above the floor one move plans, on top of its
+        increment (0 to 1).
+    :ivar floor_moves: the moves whose increment and cost the clock's floor holds (see the
+        module docstring).
     """
 
-    overhead: float = 0.03
-    move_cost: float = 0.003
+    overhead: float = 0.05
+    move_cost: float = 0.01
     reserve: float = 0.05
     max_share: float = 0.2
-    inc_share: float = 0.9
+    floor_moves: int = 10
 
     def __post_init__(self) -> None:
         _seconds(self.overhead, "TimeManager.overhead")
         _seconds(self.move_cost, "TimeManager.move_cost")
-        for name in ("reserve", "max_share", "inc_share"):
+        for name in ("reserve", "max_share"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise TypeError(f"TimeManager.{name} must be a number, not {type(v).__name__}")
             if not 0 <= v <= 1:
                 raise ValueError(f"TimeManager.{name} must be from 0 to 1, not {v!r}")
+        f = self.floor_moves
+        if isinstance(f, bool) or not isinstance(f, int):
+            raise TypeError(f"TimeManager.floor_moves must be a whole number, not "
+                            f"{type(f).__name__}")
+        if f < 0:
+            raise ValueError(f"TimeManager.floor_moves must be >= 0, not {f}")
+
+    def floor(self, clock: Clock) -> float:
+        """The seconds of ``clock`` spent only through its increments."""
+        return self.floor_moves * (clock.inc + self.move_cost) + self.overhead
 
     def plan(self, clock: Clock, state=None, *, moves_left: int | None = None) -> TimePlan:
         """The time of a search of ``state`` (its seat to move) on ``clock``.
@@ -148,14 +165,19 @@ class TimeManager:
         horizon = max(1, int(moves_left))
         if clock.movestogo is not None:
             horizon = min(horizon, clock.movestogo)
-        t = clock.time
-        usable = t * (1.0 - self.reserve) - self.move_cost * horizon
-        share = max(0.0, usable) / horizon + self.inc_share * clock.inc
-        cap = min(self.max_share * t + (self.inc_share * clock.inc if t > clock.inc else 0.0),
-                  t - self.overhead)
-        if clock.movestogo == 1:        # the last move before more time: may use it all
-            cap = t - self.overhead
-            share = max(share, t * (1.0 - self.reserve) - self.overhead)
+        t, inc = clock.time, clock.inc
+        cap = t - self.overhead
+        scale = 1.0                     # the share of the increments spent
+        if clock.movestogo == 1:        # the last move before more time may use it all
+            spare = t
+        else:
+            floor = self.floor(clock)
+            spare = max(0.0, t - floor)
+            scale = min(1.0, t / floor) if floor > 0 else 1.0
+            cap = min(cap, self.max_share * spare + scale * inc)
+        budget = (spare * (1.0 - self.reserve) + scale * inc * (horizon - 1)
+                  - self.move_cost * horizon)
+        share = max(0.0, budget) / horizon
         seconds = max(MIN_SECONDS, min(share, cap))
         return TimePlan(seconds=seconds, horizon=horizon)
 

@@ -68,7 +68,14 @@ def test_plan_spends_by_the_games_estimate():
     plan = plan_time(Clock(time=10.0), st)
     horizon = st.spec.estimate_moves_left(st)
     assert not plan.forced and plan.horizon == horizon
-    assert plan.seconds == pytest.approx((10.0 * 0.95 - 0.003 * horizon) / horizon)
+    spare = 10.0 - TIME_MANAGER.floor(Clock(time=10.0))
+    assert spare == pytest.approx(10.0 - 10 * 0.01 - 0.05)
+    assert plan.seconds == pytest.approx((spare * 0.95 - 0.01 * horizon) / horizon)
+    # the increments to come are the horizon's too
+    with_inc = plan_time(Clock(time=10.0, inc=0.5), st)
+    spare_inc = 10.0 - TIME_MANAGER.floor(Clock(time=10.0, inc=0.5))
+    assert with_inc.seconds == pytest.approx(
+        (spare_inc * 0.95 + 0.5 * (horizon - 1) - 0.01 * horizon) / horizon)
     # a shorter horizon spends more a move; movestogo caps the horizon
     assert plan_time(Clock(time=10.0), st, moves_left=2).seconds > plan.seconds
     assert plan_time(Clock(time=10.0, movestogo=2), st).horizon == 2
@@ -89,28 +96,36 @@ def test_plan_keeps_a_reserve_and_never_exceeds_the_clock(game):
                         assert plan.seconds <= t - tm.overhead + 1e-12
                     if mtg != 1 and t > inc and plan.seconds > MIN_SECONDS:
                         # never more than a share of the clock (and the increment)
-                        assert plan.seconds <= tm.max_share * t + tm.inc_share * inc + 1e-12
+                        assert plan.seconds <= tm.max_share * t + inc + 1e-12
+                    if mtg != 1 and t < tm.floor(Clock(time=t, inc=inc)):
+                        # below the floor: no more than the increment less a move's cost
+                        assert plan.seconds <= max(MIN_SECONDS, inc - tm.move_cost) + 1e-12
 
 
 def test_simulated_games_never_flag():
-    """Spending every plan in full, plus a move's cost: with an increment the clock never
-    runs out, even in a game far longer than estimated; without one, in a game as long as
+    """Spending every plan in full, plus a move's cost (up to the manager's move_cost, and
+    a rare spike of 0.1 s): with an increment the clock never runs out, even in a game far
+    longer than estimated, and it holds its level; without one, in a game as long as
     estimated, with most of the clock spent."""
     tm = TimeManager()
-    for base, inc in ((2.0, 0.02), (10.0, 0.1), (0.5, 0.005)):
-        t = base
-        for move in range(500):
-            plan = tm.plan(Clock(time=t, inc=inc), moves_left=max(1, 20 - move))
-            t -= plan.seconds + 0.002
-            assert t > 0, (base, inc, move)
-            t += inc
+    for base, inc in ((2.0, 0.02), (10.0, 0.1), (0.5, 0.015)):
+        for horizon in (lambda m: max(1, 20 - m), lambda m: 250, lambda m: 5):
+            t = base
+            for move in range(500):
+                plan = tm.plan(Clock(time=t, inc=inc), moves_left=horizon(move))
+                t -= plan.seconds + (0.1 if move % 97 == 50 else tm.move_cost)
+                assert t > 0, (base, inc, move)
+                t += inc
+            # the clock holds at least about its floor (no slow drain to nothing)
+            assert t > 0.5 * tm.floor(Clock(time=t, inc=inc)), (base, inc, t)
     for base in (1.0, 10.0, 300.0):
         t = base
         for move in range(40):
             plan = tm.plan(Clock(time=t), moves_left=40 - move)
             t -= plan.seconds + 0.002
             assert t > 0, (base, move)
-        assert t < 0.2 * base            # the clock was spent, not hoarded
+        if base >= 10:
+            assert t < 0.2 * base            # the clock was spent, not hoarded
 
 
 def test_time_manager_checks_its_fields():
@@ -122,6 +137,10 @@ def test_time_manager_checks_its_fields():
         TimeManager(overhead=-1)
     with pytest.raises(TypeError):
         TIME_MANAGER.plan(5.0)
+    with pytest.raises(ValueError):
+        TimeManager(floor_moves=-1)
+    with pytest.raises(TypeError):
+        TimeManager(floor_moves=2.5)
 
 
 # -- moves_left ----------------------------------------------------------------------------
