@@ -10,8 +10,8 @@ determinization.
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 from catsearch._core.rng cimport Rng, rng_shuffle_u8
-from catsearch._core.state cimport Header, as_view, as_full
-from catsearch._core.zobrist cimport count_up, count_down
+from catsearch._core.state cimport State, Header, NO_SEAT, header, as_view, as_full, next_seat
+from catsearch._core.zobrist cimport count_up, count_down, set_turn
 
 
 cdef inline int pool_from_counts(const int* cnt, int ntypes, unsigned char* pool) noexcept nogil:
@@ -127,6 +127,31 @@ cdef inline void card_out(uint64_t* z, const uint64_t* keys, int stride, unsigne
     size[0] -= 1
 
 
+cdef inline void reveal_unknown(uint64_t* z, const uint64_t* keys, int stride,
+                                unsigned char* hand, unsigned char* size, int unk,
+                                int t) noexcept nogil:
+    """One of a hand's unknown cards (type ``unk``) becomes a card of type ``t`` (a view's
+    ``apply_chance_c``), keeping the hash (see ``card_in``)."""
+    card_out(z, keys, stride, hand, size, unk, unk)
+    card_in(z, keys, stride, hand, size, t)
+
+
+cdef inline void pass_to_holder(Header* h, const uint64_t* turn_keys,
+                                const unsigned char* sizes) noexcept nogil:
+    """The end of a turn in a game that passes over the seats holding no cards (``sizes``):
+    one more ply, then the turn to the next seat after ``h.current`` that holds cards; if no
+    seat does, to nobody, and the game is over. ``turn_keys``: see ``zobrist.set_turn``."""
+    cdef int i, q = h.current
+    h.ply += 1
+    for i in range(h.players):
+        q = next_seat(q, h.players)
+        if sizes[q] > 0:
+            set_turn(h, turn_keys, q)
+            return
+    set_turn(h, turn_keys, NO_SEAT)
+    h.terminal = 1
+
+
 cdef inline void hide_cards(Header* h, int seat, unsigned char* hands, int stride, int ntypes,
                             int unk, unsigned char* deck, int ndeck) noexcept nogil:
     """Make a state ``seat``'s view (``hide_c``) for a game of hands and a deck: every card in
@@ -195,3 +220,53 @@ cdef inline int draw_top(uint64_t* z, const uint64_t* deck_keys, int width,
     z[0] ^= deck_keys[top[0] * width + card]
     top[0] += 1
     return card
+
+
+cdef inline void put_on_top(uint64_t* z, const uint64_t* deck_keys, int width,
+                            unsigned char* deck, int top, int t) noexcept nogil:
+    """The deck's top card ``deck[top]`` becomes a card of type ``t`` (a view learns the card
+    its seat draws, before the move draws it), keeping the hash (see ``draw_top``)."""
+    z[0] ^= deck_keys[top * width + deck[top]] ^ deck_keys[top * width + t]
+    deck[top] = <unsigned char>t
+
+
+# -- a hand-and-deck game's knowledge methods, whole: the game passes its own unseen counts
+# (``unseen(data, seat, cnt)``, its ``unseen_counts`` on its struct, cast to ``unseen_fn``)
+
+ctypedef void (*unseen_fn)(void* data, int seat, int* cnt) noexcept nogil
+
+
+cdef inline void hide_hands_deck(State st, int seat, unsigned char* hands, int stride,
+                                 int ntypes, int unk, unsigned char* deck,
+                                 int ndeck) noexcept nogil:
+    """A hand-and-deck game's ``hide_c``: ``hide_cards``, then the hash recomputed."""
+    cdef Header* h = header(st)
+    hide_cards(h, seat, hands, stride, ntypes, unk, deck, ndeck)
+    h.hash = st.compute_hash_c()
+
+
+cdef inline void determinize_hands_deck(State st, int seat, Rng* rng, unseen_fn unseen,
+                                        int ntypes, unsigned char* hands, int stride,
+                                        unsigned char* sizes, int unk, unsigned char* deck,
+                                        int ndeck) noexcept nogil:
+    """A hand-and-deck game's ``determinize_c`` (at most 64 card types): the cards ``seat``
+    has not seen redealt (``redeal_unseen``), then the hash recomputed."""
+    cdef int cnt[64]
+    cdef Header* h = header(st)
+    unseen(st._data, seat, cnt)
+    redeal_unseen(h, seat, cnt, ntypes, hands, stride, sizes, unk, deck, ndeck, rng)
+    h.hash = st.compute_hash_c()
+
+
+cdef inline int hand_chance_outcomes(State st, unseen_fn unseen, int ntypes,
+                                     const unsigned char* hands, int stride, int unk,
+                                     int* outcomes, double* weights) noexcept nogil:
+    """A hand-and-deck game's ``chance_outcomes_c``: in a view whose mover holds unknown
+    cards (only those are drawn by chance), the card types nobody here has seen, by count;
+    else none."""
+    cdef int cnt[64]
+    cdef Header* h = header(st)
+    if h.terminal or hands[h.current * stride + unk] == 0:
+        return 0
+    unseen(st._data, NO_SEAT, cnt)
+    return chance_from_counts(cnt, ntypes, outcomes, weights)

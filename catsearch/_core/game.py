@@ -68,6 +68,11 @@ class GameSpec:
     :ivar gloss: ``gloss(observation, seat)``, an observation's text in plain words for a
         person (``seat``: the seat that saw it, "you"), or ``None`` where it has none; the
         terminal and the browser show it beside the notation. ``None``: the notation only.
+    :ivar history: the notation keys that record what the public moves revealed beyond
+        what the table shows (Herding Cats' ``cannot``: what its discards showed). Public: the
+        real state, every view and every world dealt from one hold the same. ``()``: the moves
+        reveal nothing beyond what a view shows (the rules page, "Inference", says why), so
+        ``determinize`` deals the same worlds with and without inference.
     :ivar render: the name of the browser's drawing of the game (``catsearch/play/static/
         render.js``); ``None``: the generic drawing (the cards of every location, from
         :meth:`State.cards`, and the notation).
@@ -95,6 +100,7 @@ class GameSpec:
     render: str | None = None
     hidden_moves: bool = False
     moves_left: Callable[[State], int] | None = field(default=None, compare=False)
+    history: tuple[str, ...] = ()
     _players: Option = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

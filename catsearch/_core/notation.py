@@ -196,3 +196,13 @@ def with_article(words: str) -> str:
     """``words`` after "a" or "an", as English wants it (``with_article("orange cat")``:
     "an orange cat")."""
     return ("an " if words[:1] in "aeiou" else "a ") + words
+
+
+def words_for(text: str, patterns: tuple[tuple[str, str], ...]) -> str | None:
+    """A move's text in plain words (for a ``GameSpec.gloss``): the words of the first
+    ``(regex, words)`` pair whose regex matches the whole of ``text``, its groups put in
+    (``\\1``, ``\\2``: ``re.Match.expand``); ``None`` where none matches."""
+    for pattern, words in patterns:
+        if m := re.fullmatch(pattern, text):
+            return m.expand(words)
+    return None

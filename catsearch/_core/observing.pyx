@@ -90,3 +90,12 @@ def tensor(State st, seat, kind):
         v.hide_c(s)
     v.tensor_c(k, &buf[0])
     return out
+
+
+def legal_mask(State st):
+    """:meth:`State.legal_mask <catsearch._core.state.State.legal_mask>`: for learners, with
+    the tensors."""
+    import numpy as np
+    mask = np.zeros(st.num_distinct_moves_c(), dtype=bool)
+    mask[st.legal_moves()] = True
+    return mask

@@ -337,6 +337,30 @@ def as_int(value: Any, name: str) -> int:
                     f"{_short(value)}")
 
 
+def check_seat(seat: Any, players: int, view_seat: int = -1) -> int:
+    """``seat`` as an int: ``TypeError`` unless a whole number, ``ValueError`` unless one of
+    ``players`` seats and (``view_seat`` >= 0: a seat's view) that view's seat."""
+    s = as_int(seat, "seat")
+    if not 0 <= s < players:
+        raise ValueError(f"seat {s} does not exist: seat is out of range, expected a whole "
+                         f"number from 0 to {players - 1}")
+    if view_seat >= 0 and s != view_seat:
+        raise ValueError(f"this state is seat {view_seat}'s view; it cannot stand for seat "
+                         f"{s}'s knowledge")
+    return s
+
+
+def check_move(move: Any, moves: int, game_id: str) -> int:
+    """``move`` as a move id: ``TypeError`` unless a whole number, ``InvalidMoveError``
+    unless in ``range(moves)``."""
+    from catsearch.errors import InvalidMoveError
+    m = as_int(move, "move")
+    if not 0 <= m < moves:
+        raise InvalidMoveError(f"move {m} is out of range: expected a whole number from 0 "
+                               f"to {moves - 1} for {game_id}")
+    return m
+
+
 def check_int(value: Any, name: str, low: int | None = None, high: int | None = None, *,
               error: type[ValueError] = OptionError) -> int:
     """``value`` (see :func:`as_int`) as an ``int`` from ``low`` to ``high`` (inclusive;

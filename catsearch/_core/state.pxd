@@ -30,6 +30,13 @@ ctypedef struct Header:
     # NULL: the game's defaults. A search points its own states at its player's weights
     # (set_heuristic_weights); a copy keeps the pointer, the notation never carries it
     const double* hweights
+    # 1: ``determinize_c`` deals ignoring what the moves revealed (``inference=none``); 0 (the
+    # default): it deals only worlds the rules allow after the moves seen (``inference=rules``)
+    int no_inference
+    # 1: a search's own copy (set by the search cores on their root and scratch states): a
+    # game may skip bookkeeping that only the record of a real game needs (Herding Cats starts
+    # no new record of what a discard reveals); every copy made from it is one too
+    int scratch
 
 
 cdef class State:
@@ -78,6 +85,11 @@ cdef class State:
     # observation, 1: the information state) into ``out``, zeroed, laid out as
     # ``_tensor_layout(kind)`` says; catsearch._core.observing makes the view and the array
     cdef void tensor_c(self, int kind, float* out) noexcept nogil
+    # in a view (or a full state, for any seat): could the game seen so far have happened
+    # with ``world`` as the real state, by what its public moves revealed (a full state of the
+    # same position as far as the seat can see)? The default: nothing is revealed beyond the
+    # view, so every such world could
+    cdef bint allows_c(self, State world, int seat) noexcept nogil
     # -- allocation (needs the GIL) ------------------------------------------------------
     cdef State new_empty_c(self)
     cdef State clone_c(self)
@@ -89,6 +101,11 @@ cdef inline Header* header(State s) noexcept nogil:
 cdef inline const double* heuristic_weights(Header* h, const double* defaults) noexcept nogil:
     """The weights a game's ``heuristic_move_c`` uses: the state's, else the game's."""
     return h.hweights if h.hweights != NULL else defaults
+
+cdef inline int heuristic_moves(State st, int* buf, int n) noexcept nogil:
+    """The legal moves of a ``heuristic_move_c(rng, buf, n)``: the ``n`` it was given in
+    ``buf``, or (``n`` = 0) written there now; how many."""
+    return n if n > 0 else st.legal_moves_c(buf)
 
 # the heuristic's weights in C (given to the games from here, with the rest of the kit)
 from catsearch._core.heuristic cimport weights_pointer, fill_weights
@@ -124,9 +141,12 @@ cdef inline void restart(State st, uint64_t seed) noexcept nogil:
     cdef Header* h = <Header*>st._data
     cdef int players = h.players
     cdef const double* w = h.hweights
+    cdef int no_inference = h.no_inference, scratch = h.scratch
     memset(st._data, 0, st._size)
     h.players = players
     h.hweights = w
+    h.no_inference = no_inference
+    h.scratch = scratch
     h.view_seat = NO_SEAT
     h.rng_known = 1
     rng_seed(&h.rng, seed)

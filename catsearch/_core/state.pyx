@@ -14,8 +14,8 @@ from cpython.long cimport PyLong_CheckExact, PyLong_AsLongAndOverflow
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_next
 
-from catsearch._core.options import as_int, check_int, check_seed, fresh_seed
-from catsearch.errors import IllegalMoveError, InvalidMoveError
+from catsearch._core.options import check_int, check_move, check_seat, check_seed, fresh_seed
+from catsearch.errors import IllegalMoveError
 
 
 cdef void copy_state(State dst, State src) noexcept nogil:
@@ -120,6 +120,9 @@ cdef class State:
 
     cdef int apply_hidden_c(self) noexcept nogil:
         return 0
+
+    cdef bint allows_c(self, State world, int seat) noexcept nogil:
+        return True
 
     cdef void tensor_c(self, int kind, float* out) noexcept nogil:
         pass
@@ -245,10 +248,8 @@ cdef class State:
 
     def legal_mask(self):
         """A numpy bool array of length :attr:`num_distinct_moves`, True at each legal move."""
-        import numpy as np
-        mask = np.zeros(self.num_distinct_moves_c(), dtype=bool)
-        mask[self.legal_moves()] = True
-        return mask
+        from catsearch._core.observing import legal_mask
+        return legal_mask(self)
 
     def _check_can_move(self):
         """Raise ``IllegalMoveError`` where the game is on but no seat is to move: a seat's
@@ -279,12 +280,7 @@ cdef class State:
 
     def _move_index(self, move) -> int:
         """``move`` checked as a move id: a whole number in ``range(num_distinct_moves)``."""
-        m = as_int(move, "move")
-        n = self.num_distinct_moves_c()
-        if not 0 <= m < n:
-            raise InvalidMoveError(f"move {m} is out of range: expected a whole number from 0 "
-                                   f"to {n - 1} for {self.game_id}")
-        return m
+        return check_move(move, self.num_distinct_moves_c(), self.game_id)
 
     def _move_to_str(self, int move) -> str:
         raise NotImplementedError
@@ -501,34 +497,54 @@ cdef class State:
         """The notation of ``seat``'s view (unknown cards written ``?``); it parses back."""
         return self.view(seat).to_text()
 
+    @property
+    def inference(self) -> str:
+        """What :meth:`determinize` honours by default here (and a search's worlds dealt from
+        this state): ``"rules"`` (what the public moves revealed) or ``"none"``."""
+        return "none" if (<Header*>self._data).no_inference else "rules"
+
+    @inference.setter
+    def inference(self, value) -> None:
+        from catsearch._core.worlds import inference_off
+        (<Header*>self._data).no_inference = inference_off(value)
+
+    def allows(self, world, seat=None) -> bool:
+        """Could the game seen so far have happened with ``world`` as the real state?
+
+        ``self`` is ``seat``'s view (``seat`` defaults to the view's own) or a full state;
+        ``world`` a full state of the same game that ``seat`` cannot tell from it. True when
+        every move seen so far was legal in ``world``'s past as far as the public moves
+        reveal (each game's rules page, "Inference"); worlds that ``determinize`` deals with
+        ``inference="rules"`` always are, and so is the real state.
+        """
+        from catsearch._core.worlds import allows
+        return allows(self, world, seat)
+
     def info_key(self, seat) -> int:
         """A 64-bit key of ``seat``'s information set: equal for states ``seat`` cannot tell
         apart (same view), different otherwise except by hash collision."""
         cdef State c = self.view(seat)
         return c.compute_hash_c()
 
-    def determinize(self, seat, seed=None):
+    def determinize(self, seat, seed=None, *, inference=None):
         """A full state drawn uniformly from those consistent with what ``seat`` knows here.
 
         The unknown cards are dealt at random among the places ``seat`` cannot see; the
         state's own generator is replaced too, since its future draws are unknown as well.
         ``seed``: a whole number from 0 to 2**64 - 1 (``None``: a fresh one).
+        ``inference``: ``"rules"`` deals only worlds in which every move seen so far was
+        legal (what each game's moves reveal: its rules page, "Inference"); ``"none"`` deals
+        every unseen card uniformly, as if the moves revealed nothing; ``None``: the state's
+        :attr:`inference` (``"rules"`` unless set).
         """
-        cdef int s = self._check_seat(seat)
-        seed = check_seed(seed)
-        cdef Rng r
-        rng_seed(&r, fresh_seed() if seed is None else seed)
-        cdef State c = self.clone_c()
-        c.determinize_c(s, &r)
-        return c
+        from catsearch._core.worlds import determinize
+        return determinize(self, seat, seed, inference)
 
     def chance_outcomes(self) -> list:
         """In a view where the mover holds unknown cards: ``[(card_type, probability)]`` for
         the next one to be revealed (see :meth:`apply_chance`); else an empty list."""
-        cdef int outcomes[64]
-        cdef double weights[64]
-        cdef int n = self.chance_outcomes_c(outcomes, weights)
-        return [(outcomes[i], weights[i]) for i in range(n)]
+        from catsearch._core.worlds import chance_outcomes
+        return chance_outcomes(self)
 
     def apply_chance(self, outcome) -> None:
         """Reveal one unknown card of the mover as card type ``outcome``.
@@ -536,12 +552,8 @@ cdef class State:
         :raises TypeError: ``outcome`` is not a whole number.
         :raises ValueError: ``outcome`` is not one of :meth:`chance_outcomes` here.
         """
-        o = as_int(outcome, "outcome")
-        outcomes = [x for x, _ in self.chance_outcomes()]
-        if o not in outcomes:
-            raise ValueError(f"outcome={o} is not a chance outcome here; the outcomes are "
-                             f"{outcomes or 'none (this is not a chance node)'}")
-        self.apply_chance_c(o)
+        from catsearch._core.worlds import apply_chance
+        apply_chance(self, outcome)
 
     def apply_hidden(self) -> bool:
         """In a view, when another seat is to make a choice this view's seat cannot see until
@@ -554,15 +566,7 @@ cdef class State:
         """``seat`` as an int; raise ``TypeError`` unless it is a whole number, ``ValueError``
         unless it is a seat of this game and (``knowledge``) a seat whose knowledge this state
         holds: in a view, only the view's seat."""
-        cdef int v = header(self).view_seat
-        s = as_int(seat, "seat")
-        if not 0 <= s < header(self).players:
-            raise ValueError(f"seat {s} does not exist: seat is out of range, expected a whole "
-                             f"number from 0 to {header(self).players - 1}")
-        if knowledge and v >= 0 and s != v:
-            raise ValueError(f"this state is seat {v}'s view; it cannot stand for seat "
-                             f"{s}'s knowledge")
-        return s
+        return check_seat(seat, header(self).players, header(self).view_seat if knowledge else -1)
 
     def cards(self) -> dict:
         """Every card location and its cards in text form (``?`` for an unknown card)."""

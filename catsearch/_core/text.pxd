@@ -3,7 +3,7 @@
 # cimport the fast reader (``TextFields``: typed access to the fields of an ASCII line, which
 # falls back to the precise ``notation.Fields`` to raise its exact error) and the writer (a
 # C buffer the game's field writer fills).
-from catsearch._core.state cimport State
+from catsearch._core.state cimport State, Header, per_seat
 
 cdef enum:
     TEXT_MAX_KEYS = 24
@@ -110,12 +110,7 @@ cdef inline void put_hands(TextOut* o, const unsigned char* hands, int stride, i
         dash_if_empty(o, mark)
 
 
-ctypedef fused seat_count:
-    unsigned char
-    int
-
-
-cdef inline void put_ints(TextOut* o, const seat_count* values, int n) noexcept nogil:
+cdef inline void put_ints(TextOut* o, const per_seat* values, int n) noexcept nogil:
     """``values[0:n]`` in decimal, separated by ``,`` (a number per seat)."""
     cdef int p
     for p in range(n):
@@ -159,6 +154,14 @@ cdef class TextFields:
 
 
 cdef void card_table(str letters, signed char* table)
+
+
+ctypedef struct CardLetters:
+    signed char table[128]  # a character's card type, as ``card_table`` reads it; -1: none
+    char chars[64]          # the letters, NUL-terminated: the writers' ``letters``
+
+
+cdef int card_letters(CardLetters* out, str letters) except -1
 cdef int check_counts(str text, const int* counts, const unsigned char* comp, int ntypes,
                       names, str game, bint view) except -1
 
@@ -167,3 +170,12 @@ cdef int read_hands(TextFields f, str key, int players, int view_seat, int most,
                     const signed char* table, str letters, const signed char* own_table,
                     str own_letters, names, int* counts, unsigned char* hands, int stride,
                     unsigned char* sizes) except -1
+
+
+cdef int read_deck(TextFields f, str key, const signed char* table, str letters, int* counts,
+                   int view_seat, names, unsigned char* deck, int size, int room,
+                   int* top) except -1
+
+
+cdef int read_turn(TextFields f, Header* h, const unsigned char* sizes, bint over,
+                   str why) except -1

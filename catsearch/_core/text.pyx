@@ -374,6 +374,20 @@ cdef void card_table(str letters, signed char* table):
             table[ord(letters[i])] = i
 
 
+cdef int card_letters(CardLetters* out, str letters) except -1:
+    """Fill ``out`` for ``letters`` (ASCII, at most 63): the reader's table (``card_table``)
+    and the writers' characters."""
+    cdef bytes b = letters.encode("ascii")
+    cdef int i
+    if len(b) > 63:
+        raise ValueError(f"at most 63 card letters, not {len(b)}")
+    card_table(letters, out.table)
+    for i in range(len(b)):
+        out.chars[i] = b[i]
+    out.chars[len(b)] = 0
+    return 0
+
+
 cdef int check_counts(str text, const int* counts, const unsigned char* comp, int ntypes,
                       names, str game, bint view) except -1:
     """``notation.check_card_counts`` over C arrays: checked in C, the precise check (and its
@@ -426,11 +440,55 @@ cdef int read_hands(TextFields f, str key, int players, int view_seat, int most,
                           starts[p] - a, ends[p] - starts[p])
         for i in range(k):
             hands[p * stride + cards[i]] += 1
-            if view_seat >= 0 and p != view_seat and cards[i] != unk:
-                raise f.error(f[key], f"seat {view_seat}'s view shows {names[cards[i]]} in "
-                              f"seat {p}'s hand: it cannot see another seat's cards (write ?)",
-                              starts[p] - a, ends[p] - starts[p])
         sizes[p] = k
+    for p in range(players if view_seat >= 0 else 0):   # then: the view's other hands
+        for i in range(unk):
+            if p != view_seat and hands[p * stride + i]:
+                raise f.error(f[key], f"seat {view_seat}'s view shows {names[i]} in seat "
+                              f"{p}'s hand: it cannot see another seat's cards (write ?)",
+                              starts[p] - a, ends[p] - starts[p])
+    return 0
+
+
+cdef int read_deck(TextFields f, str key, const signed char* table, str letters, int* counts,
+                   int view_seat, names, unsigned char* deck, int size, int room,
+                   int* top) except -1:
+    """Read field ``key``: a deck, top first (``put_run_or_dash`` writes it), into the end of
+    ``deck[0:size]``, ``top[0]`` its first position, counting every card in ``counts``. It
+    holds at most ``room`` cards (what the deal leaves); in a seat's view (``view_seat`` >=
+    0) only unknown cards (``names[t]`` names the card of type ``t`` in the message). Returns
+    how many cards; raises ``NotationError``."""
+    cdef unsigned char cards[256]
+    cdef int i, unk = len(letters) - 1, a = f.key(key)
+    cdef int k = f.cards_c(key, f.vstart[a], f.vend[a], table, letters, counts, True, "",
+                           cards, 256)
+    if k > room:
+        raise f.error(f[key], f"{k} cards is more than the deck holds after the deal")
+    top[0] = size - k
+    for i in range(k):
+        deck[size - k + i] = cards[i]
+        if view_seat >= 0 and cards[i] != unk:
+            raise f.error(f[key], f"seat {view_seat}'s view shows {names[cards[i]]} in the "
+                          f"deck: nobody sees the deck's cards (write ?)", i, 1)
+    return k
+
+
+cdef int read_turn(TextFields f, Header* h, const unsigned char* sizes, bint over,
+                   str why) except -1:
+    """Read field ``turn`` of a game that passes over the seats holding no cards: ``-`` once
+    the game is over (``over``; ``why`` says why in the message), which makes the header
+    terminal; else a seat that holds cards (``sizes``), the header's seat to move."""
+    cdef int p
+    if over:
+        if not f.is_("turn", b"-"):
+            raise f.error(f["turn"], f"the game is over ({why}): turn must be -")
+        h.terminal = 1
+        h.current = NO_SEAT
+        return 0
+    p = f.int_c("turn", 0, h.players - 1)
+    if sizes[p] == 0:
+        raise f.error(f["turn"], f"seat {p} holds no cards and cannot be the seat to move")
+    h.current = p
     return 0
 
 

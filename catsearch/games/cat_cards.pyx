@@ -41,7 +41,8 @@ from collections.abc import Mapping
 
 from catsearch._core.game import GameSpec, notation_fields, register
 from catsearch._core.notation import with_article
-from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
+from catsearch._core.text cimport (TextFields, TextOut, CardLetters, card_letters, write_text,
+                                   check_counts,
                                    put_c, put_s, put_int, put_turn_or_dash, put_counted,
                                    put_run, dash_if_empty)
 from catsearch._core.options import Option, as_int, check_int, parse_int
@@ -1372,8 +1373,8 @@ cdef class CatCards(State):
             if ncolon != 1:
                 raise f.error(f["hands"], "a hand is public:private (- for none), e.g. 35P:-",
                               s0 - a, (e0 - s0) or 1)
-            npub = f.cards_c("hands", s0, colon, _TABLE, LETTERS, counts, False, desc, pcards, 128)
-            npriv = f.cards_c("hands", colon + 1, e0, _TABLE, LETTERS, counts, True, desc, cards,
+            npub = f.cards_c("hands", s0, colon, _L.table, LETTERS, counts, False, desc, pcards, 128)
+            npriv = f.cards_c("hands", colon + 1, e0, _L.table, LETTERS, counts, True, desc, cards,
                               128)
             if view < 0 and npriv > CC_SETUP_HAND:
                 raise f.error(f["hands"], f"seat {p} holds {npriv} private cards; at most the 3 "
@@ -1390,7 +1391,7 @@ cdef class CatCards(State):
         f.split_c("piles", CC_PILES, c',', "piles", starts, ends, 8)
         a = f.vstart[f.key("piles")]
         for k in range(CC_PILES):
-            x = f.cards_c("piles", starts[k], ends[k], _TABLE, LETTERS, counts, True, desc, cards,
+            x = f.cards_c("piles", starts[k], ends[k], _L.table, LETTERS, counts, True, desc, cards,
                           128)
             if x > CC_PILE_MAX:
                 raise f.error(f["piles"], f"pile {k} holds {x} cards; a pile holds at most 4",
@@ -1405,7 +1406,7 @@ cdef class CatCards(State):
             d.pile_n[k] = x
         # the deck, top first
         a = f.key("deck")
-        x = f.cards_c("deck", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, True, desc, cards,
+        x = f.cards_c("deck", f.vstart[a], f.vend[a], _L.table, LETTERS, counts, True, desc, cards,
                       128)
         if x > CC_CARDS:
             raise f.error(f["deck"], f"{x} cards is more than the game has")
@@ -1417,7 +1418,7 @@ cdef class CatCards(State):
             a = f.key("revealed")
             if f.vend[a] - f.vstart[a] != 1:
                 raise f.error(f["revealed"], "expected one card or -")
-            f.cards_c("revealed", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, True, desc,
+            f.cards_c("revealed", f.vstart[a], f.vend[a], _L.table, LETTERS, counts, True, desc,
                       cards, 128)
             d.revealed = cards[0]
         # sets
@@ -1442,7 +1443,7 @@ cdef class CatCards(State):
                               s0 - a, e0 - s0)
             for j in range(ns):
                 memset(scnt, 0, sizeof(scnt))
-                x = f.cards_c("sets", sst[j], sen[j], _TABLE, LETTERS, scnt, False, desc, cards,
+                x = f.cards_c("sets", sst[j], sen[j], _L.table, LETTERS, scnt, False, desc, cards,
                               128)
                 sid = -1
                 if x == 5:
@@ -1588,12 +1589,8 @@ cdef class CatCards(State):
 register(CatCards)
 
 
-cdef signed char _TABLE[128]
-card_table(LETTERS, _TABLE)
-
-
-cdef bytes _LETTERS_B = LETTERS.encode("ascii")
-cdef const char* _LETTERS = _LETTERS_B
+cdef CardLetters _L                # letters: reader .table, writer .chars
+card_letters(&_L, LETTERS)
 
 
 cdef int _put_field(State st, TextOut* o, int j) except -1:
@@ -1610,13 +1607,13 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
         if d.revealed < 0:
             put_c(o, c'-')
         else:
-            put_c(o, _LETTERS[d.revealed])
+            put_c(o, _L.chars[d.revealed])
     elif j == 5:                                # piles
         for k in range(CC_PILES):
             if k:
                 put_c(o, c',')
             mark = o.n
-            put_run(o, d.pile[k], d.pile_n[k], _LETTERS)
+            put_run(o, d.pile[k], d.pile_n[k], _L.chars)
             dash_if_empty(o, mark)
     elif j == 6:                                # hands: public:private
         for p in range(n):
@@ -1625,15 +1622,15 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
             mark = o.n
             for t in range(CC_TYPES):
                 for c in range(d.hand[p][t] - d.priv[p][t]):
-                    put_c(o, _LETTERS[t])
+                    put_c(o, _L.chars[t])
             dash_if_empty(o, mark)
             put_c(o, c':')
             mark = o.n
-            put_counted(o, d.priv[p], 20, _LETTERS)
+            put_counted(o, d.priv[p], 20, _L.chars)
             dash_if_empty(o, mark)
     elif j == 7:                                # deck, top first
         mark = o.n
-        put_run(o, d.deck + d.deck_top, CC_CARDS - d.deck_top, _LETTERS)
+        put_run(o, d.deck + d.deck_top, CC_CARDS - d.deck_top, _L.chars)
         dash_if_empty(o, mark)
     elif j == 8:                                # sets
         for p in range(n):
@@ -1643,7 +1640,7 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
             for k in range(d.nsets[p]):
                 if k:
                     put_c(o, c',')
-                put_run(o, SET_CARDS[d.sets[p][k]], 5, _LETTERS)
+                put_run(o, SET_CARDS[d.sets[p][k]], 5, _L.chars)
             dash_if_empty(o, mark)
     elif j == 9:                                # values
         for k, v in enumerate((d.val[1], d.val[3], d.val[7], d.val[SPHYNX], d.val[SIAMESE])):

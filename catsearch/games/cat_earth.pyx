@@ -53,7 +53,9 @@ from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_co
                                     hide_cards)
 
 from catsearch._core.game import GameSpec, notation_fields, register
-from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
+from catsearch._core.notation import words_for
+from catsearch._core.text cimport (TextFields, TextOut, CardLetters, card_letters, write_text,
+                                   card_table, check_counts,
                                    put_c, put_s, put_int, put_turn_or_dash, put_counted,
                                    put_run, dash_if_empty)
 from catsearch._core.options import Option
@@ -1097,7 +1099,7 @@ def gloss(text: str, seat: int | None = None) -> str | None:
     got = re.fullmatch(r"([^!+]+)(![^+]*)?((?:\+\d[^+]*)*)", text)
     if got is None:
         return None
-    words = _cat_earth_move(got[1])
+    words = words_for(got[1], _MOVE_WORDS)
     if words is None:
         return None
 
@@ -1115,24 +1117,17 @@ def gloss(text: str, seat: int | None = None) -> str | None:
     return words
 
 
-def _cat_earth_move(text: str) -> str | None:
-    if text == "end":
-        return "ended the turn"
-    if m := re.fullmatch(r"H:([a-g][1-7])", text):
-        return f"built a house on {m[1]}"
-    if m := re.fullmatch(r"T:([a-g][1-7])", text):
-        return f"planted a tree on {m[1]}"
-    if m := re.fullmatch(r"TP:([a-g][1-7])-([a-g][1-7])", text):
-        return f"teleported the cat on {m[1]} to {m[2]}"
-    if m := re.fullmatch(r"CN:([a-g][1-7])", text):
-        return f"gave the cat on {m[1]} Cat Nip"
-    if m := re.fullmatch(r"HS:([a-g][1-7])-([a-g][1-7])", text):
-        return f"swapped the houses on {m[1]} and {m[2]}"
-    if m := re.fullmatch(r"x:(\w+)", text):
-        return f"discarded a {m[1]} card"
-    if m := re.fullmatch(r"([FLR]+):([a-g][1-7])([NESW])", text):
-        return f"played path card {m[1]} with the cat on {m[2]}, heading {m[3]}"
-    return None
+# a move's text -> its words (notation.words_for)
+_MOVE_WORDS = (
+    (r"end", r"ended the turn"),
+    (r"H:([a-g][1-7])", r"built a house on \1"),
+    (r"T:([a-g][1-7])", r"planted a tree on \1"),
+    (r"TP:([a-g][1-7])-([a-g][1-7])", r"teleported the cat on \1 to \2"),
+    (r"CN:([a-g][1-7])", r"gave the cat on \1 Cat Nip"),
+    (r"HS:([a-g][1-7])-([a-g][1-7])", r"swapped the houses on \1 and \2"),
+    (r"x:(\w+)", r"discarded a \1 card"),
+    (r"([FLR]+):([a-g][1-7])([NESW])", r"played path card \1 with the cat on \2, heading \3"),
+)
 
 
 def max_game_length(int players) -> int:
@@ -1185,7 +1180,8 @@ fill_weights(HW, HW_N, SPEC)
 
 
 cdef class CatEarth(State):
-    """A state of Cat Earth (see the module docstring for squares, cards, moves)."""
+    """A state of Cat Earth (see the module docstring for squares, cards, moves; its struct,
+    ``CEData``, in ``cat_earth.pxd``)."""
 
     spec = SPEC
 
@@ -1871,10 +1867,10 @@ cdef class CatEarth(State):
                     raise f.err("hands", f"seat {p} knows its own cards: its view shows them "
                                 f"(* only for a card it drew in a view a search played on), "
                                 f"never ?", starts[p] - a, (ends[p] - starts[p]) or 1)
-                k = f.cards_c("hands", starts[p], ends[p], _CARD_OWN, CARD_OWN, counts, True,
+                k = f.cards_c("hands", starts[p], ends[p], _CARD_OWN.table, CARD_OWN, counts, True,
                               "", cards, 64)
             else:
-                k = f.cards_c("hands", starts[p], ends[p], _CARD, CARD_CHARS, counts, True, "",
+                k = f.cards_c("hands", starts[p], ends[p], _CARD.table, CARD_CHARS, counts, True, "",
                               cards, 64)
                 if s >= 0 and f.text[starts[p]:ends[p]].strip("?-"):
                     raise f.err("hands", f"seat {s} cannot see seat {p}'s cards: in its view "
@@ -1887,7 +1883,7 @@ cdef class CatEarth(State):
                 d.hand[p][cards[i]] += 1
             d.hand_size[p] = k
         a = f.key("deck")
-        ndeck = f.cards_c("deck", f.vstart[a], f.vend[a], _CARD, CARD_CHARS, counts, True, "",
+        ndeck = f.cards_c("deck", f.vstart[a], f.vend[a], _CARD.table, CARD_CHARS, counts, True, "",
                           cards, 64)
         if ndeck > CE_CARDS:
             raise f.err("deck", f"{ndeck} cards is more than the deck has")
@@ -1904,10 +1900,10 @@ cdef class CatEarth(State):
             if "?" in f.value("discard"):
                 raise f.err("discard", f"the discard pile is face up: seat {s} knows its cards "
                             f"(never ?)")
-            k = f.cards_c("discard", f.vstart[a], f.vend[a], _CARD_OWN, CARD_OWN, counts, True,
+            k = f.cards_c("discard", f.vstart[a], f.vend[a], _CARD_OWN.table, CARD_OWN, counts, True,
                           "", cards, 64)
         else:
-            k = f.cards_c("discard", f.vstart[a], f.vend[a], _CARD, CARD_CHARS, counts, True,
+            k = f.cards_c("discard", f.vstart[a], f.vend[a], _CARD.table, CARD_CHARS, counts, True,
                           "", cards, 64)
         for i in range(min(k, 64)):
             d.discard[cards[i]] += 1
@@ -2149,16 +2145,11 @@ cdef inline int put_square(CEData* d, int sq, int v) noexcept:
 
 cdef signed char _SQUARE[128]
 card_table(BOARD_CHARS + "!", _SQUARE)
-cdef signed char _CARD[128]
-card_table(CARD_CHARS, _CARD)
-cdef signed char _CARD_OWN[128]
-card_table(CARD_OWN, _CARD_OWN)
+cdef CardLetters _CARD, _CARD_OWN  # letters: reader .table, writer .chars
+card_letters(&_CARD, CARD_CHARS)
+card_letters(&_CARD_OWN, CARD_OWN)
 
 
-cdef bytes _CARDS_B = CARD_CHARS.encode("ascii")
-cdef const char* _CARDS = _CARDS_B
-cdef bytes _OWN_B = CARD_OWN.encode("ascii")
-cdef const char* _OWN = _OWN_B
 cdef bytes _BOARD_B = BOARD_CHARS.encode("ascii")
 cdef const char* _BOARD = _BOARD_B
 cdef tuple _PHASES_B = tuple(ph.encode("ascii") for ph in PHASES)
@@ -2172,12 +2163,8 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
         put_s(o, <bytes>_PHASES_B[d.phase])
     elif j == 2:                                # turn
         put_turn_or_dash(o, d.h.current)
-    elif j == 3:
-        put_int(o, d.round)
-    elif j == 4:
-        put_int(o, d.played)
-    elif j == 5:
-        put_int(o, d.pending)
+    elif 3 <= j <= 5:                           # round, played, pending
+        put_int(o, d.round if j == 3 else d.played if j == 4 else d.pending)
     elif j == 6:                                # board, rank 7 first
         for r in range(6, -1, -1):
             if r != 6:
@@ -2192,15 +2179,16 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
                 put_c(o, c'/')
             mark = o.n
             put_counted(o, <unsigned char*>d.hand[p] if j == 7 else <unsigned char*>d.fresh[p],
-                        CE_UNK + 1, _OWN if p == d.h.view_seat else _CARDS)
+                        CE_UNK + 1, <const char*>_CARD_OWN.chars if p == d.h.view_seat
+                        else <const char*>_CARD.chars)
             dash_if_empty(o, mark)
     elif j == 8:                                # deck, top first
         mark = o.n
-        put_run(o, d.deck + d.deck_top, CE_CARDS - d.deck_top, _CARDS)
+        put_run(o, d.deck + d.deck_top, CE_CARDS - d.deck_top, _CARD.chars)
         dash_if_empty(o, mark)
     elif j == 9:
         mark = o.n
-        put_counted(o, d.discard, CE_UNK + 1, _OWN)
+        put_counted(o, d.discard, CE_UNK + 1, _CARD_OWN.chars)
         dash_if_empty(o, mark)
     elif j == 10:                               # winners
         first = 1
@@ -2219,7 +2207,7 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
     elif j == 13:                               # pile
         if not d.pile_total:
             return 0
-        put_counted(o, d.pile, CE_UNK + 1, _OWN)
+        put_counted(o, d.pile, CE_UNK + 1, _CARD_OWN.chars)
     else:
         raise ValueError(f"no notation field {j}")
     return 1

@@ -8,6 +8,7 @@ cdef enum:
     HC_MAX_HERDS = 12
     HC_HAND = 3
     HC_MOVES = 39       # 4 cowdogs, 12 cat-on-herd, 12 WCL-on-herd, Stampede, 10 discards
+    HC_CFG = 16         # configurations kept per seat of what its cards cannot be
 
 ctypedef struct HCData:
     Header h
@@ -23,6 +24,13 @@ ctypedef struct HCData:
     unsigned char discard[10]      # the face-up discard pile, by card type
     unsigned char out[10]          # cards in collected herds, by card type
     unsigned char won[4]           # herds collected per seat
+    # what the public moves revealed (docs/rules/herding-cats.rst, "Inference"): a discard
+    # shows that the discarder held nothing playable. Per seat, the configurations of its hand
+    # still possible, each one mask per card held (ascending): the types that card cannot be
+    # (bit t). ncfg[p] == 0: nothing is known of p's cards. Public: the same in every view
+    # and every world dealt from one; a search's own copies (Header.scratch) start none.
+    unsigned char ncfg[4]
+    unsigned short cfg[4][16][3]
 
 
 cdef class HerdingCats(State):

@@ -26,24 +26,29 @@ seat's view already holds all it knows (its hand and the table).
 """
 import re
 
-from libc.stdint cimport uint64_t
-from libc.string cimport memset
 from libc.math cimport exp, sqrt
+from libc.stdint cimport uint64_t
+from libc.string cimport memcpy, memset
 
-from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, rng_shuffle_u8, fill_tables
-from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
-                                    as_full, next_seat, heuristic_weights, fill_weights)
+from catsearch._core.cards cimport (card_in, card_out, chance_from_counts, count_unseen,
+                                    determinize_hands_deck,
+                                    draw_top, hand_chance_outcomes, hide_hands_deck,
+                                    pass_to_holder, put_on_top, redeal_unseen, reveal_unknown,
+                                    shuffled_deck, unseen_fn)
 from catsearch._core.observing cimport put_turn
-from catsearch._core.zobrist cimport count_up, count_down, count_key, set_turn, turn_key
-from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_counts,
-                                    redeal_hands, redeal_run, card_in, card_out, hide_cards)
+from catsearch._core.rng cimport Pick, Rng, fill_tables, mix64, pick_offer, pick_start
+from catsearch._core.state cimport (NO_SEAT, Header, State, fill_weights, heuristic_moves,
+                                    heuristic_weights, normalize, restart, scores_from)
+from catsearch._core.text cimport (CardLetters, TextFields, TextOut, card_letters, check_counts,
+                                   dash_if_empty, put_c, put_counted_or_dash, put_hands,
+                                   put_int, put_ints, put_run_or_dash, put_turn_or_dash,
+                                   read_deck, read_hands, read_turn, write_text)
+from catsearch._core.zobrist cimport count_down, count_key, count_up, turn_key
 
+from catsearch._core.draws import draw_observation, read_draw
 from catsearch._core.game import GameSpec, register
-from catsearch._core.options import Option
 from catsearch._core.notation import with_article
-from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
-                                   put_c, put_int, put_turn_or_dash, put_counted, put_run,
-                                   dash_if_empty)
+from catsearch._core.options import Option
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 
 LETTERS = "opbgOPBGSW?"
@@ -53,6 +58,11 @@ LETTERS_OWN = "opbgOPBGSW*"
 COLOURS = ("orange", "purple", "blue", "green")
 CARD_NAMES = ("orange cat", "purple cat", "blue cat", "green cat", "orange cowdog",
               "purple cowdog", "blue cowdog", "green cowdog", "Stampede", "Wild Cat Lady")
+_A_CARD = tuple(with_article(name) for name in CARD_NAMES)     # "an orange cat" ...
+# the letters as the C reader and writers use them (_L.table, _L.chars)
+cdef CardLetters _L, _L_OWN
+card_letters(&_L, LETTERS)
+card_letters(&_L_OWN, LETTERS_OWN)
 
 cdef enum:
     DOG = 4
@@ -186,40 +196,221 @@ cdef void stampede(HCData* d, int p) noexcept nogil:
 
 cdef void end_turn(HCData* d, int p) noexcept nogil:
     """Draw back up (if the deck has cards), then pass to the next seat holding cards."""
-    cdef int i, q = p, n = d.h.players
-    cdef int card
     if d.deck_top < d.deck_len:
-        card = d.deck[d.deck_top]
-        d.h.hash ^= Z_DECK[d.deck_top][card]
-        d.deck_top += 1
-        hand_add(d, p, card)
-    d.h.ply += 1
-    for i in range(n):
-        q = next_seat(q, n)
-        if d.hand_size[q] > 0:
-            set_turn(&d.h, Z_TURN, q)
-            return
-    set_turn(&d.h, Z_TURN, NO_SEAT)
-    d.h.terminal = 1
+        if d.ncfg[p]:
+            d.h.hash ^= cfg_key(d, p)
+            cfg_draw(d, p)
+            hand_add(d, p, draw_top(&d.h.hash, &Z_DECK[0][0], 11, d.deck, &d.deck_top))
+            d.h.hash ^= cfg_key(d, p)
+        else:
+            hand_add(d, p, draw_top(&d.h.hash, &Z_DECK[0][0], 11, d.deck, &d.deck_top))
+    pass_to_holder(&d.h, Z_TURN, d.hand_size)
 
 cdef void unseen_counts(HCData* d, int seat, int* cnt) noexcept nogil:
     """cnt[t]: the cards of type t that `seat` has not seen (seat < 0: that nobody has seen
     in this view state, i.e. every unknown card)."""
-    cdef int t, p, i
+    cdef int t, i
+    count_unseen(cnt, COMP, HC_TYPES, &d.hand[0][0], 11, d.h.players, seat,
+                 d.deck + d.deck_top, d.deck_len - d.deck_top)
     for t in range(HC_TYPES):
-        cnt[t] = COMP[t] - d.discard[t] - d.out[t]
-        if seat >= 0:
-            cnt[t] -= d.hand[seat][t]
-        else:
-            for p in range(d.h.players):
-                cnt[t] -= d.hand[p][t]
-            for i in range(d.deck_top, d.deck_len):
-                if d.deck[i] == t:
-                    cnt[t] -= 1
+        cnt[t] -= d.discard[t] + d.out[t]
     for i in range(d.nherds):
         cnt[DOG + d.herd_col[i]] -= 1
         cnt[d.herd_col[i]] -= d.herd_cats[i]
         cnt[WCL] -= d.herd_wcl[i]
+
+
+# -- what the moves revealed (docs/rules/herding-cats.rst, "Inference") ----------------------
+# A seat discards only when it holds nothing playable, so a discard tells every seat what the
+# discarder's other cards are not. Which card a later play took from that hand is not seen, so
+# each seat keeps every configuration of its hand still possible (``HCData.cfg``): per card
+# held, the types it cannot be. A drawn card is a new, unconstrained one.
+
+cdef enum:
+    HC_TRIES = 4096     # rejection attempts of determinize_c before its fallback
+
+# counters for measurement (inference_counts()): worlds dealt under constraints, attempts,
+# fallbacks (a world kept after HC_TRIES rejections), configurations cut at HC_CFG
+cdef unsigned long long _N_WORLDS = 0, _N_TRIES = 0, _N_FALLBACKS = 0, _N_CUT = 0
+
+
+cdef inline unsigned short playable_mask(HCData* d) noexcept nogil:
+    """The card types playable on the table as it is: a cowdog and a Stampede always, a cat
+    of a colour with a herd, a Wild Cat Lady when there is a herd."""
+    cdef unsigned short m = (1 << STAMP) | (0xF << DOG)
+    cdef int k
+    for k in range(d.nherds):
+        m |= 1 << d.herd_col[k]
+    if d.nherds:
+        m |= 1 << WCL
+    return m
+
+
+cdef bint fits(const int* cards, const unsigned short* masks, int n, int i, int used) noexcept nogil:
+    """Can ``cards[i:n]`` go one each to the masks not in ``used``, none to a mask that
+    forbids its type?"""
+    cdef int j
+    if i == n:
+        return True
+    for j in range(n):
+        if not (used >> j) & 1 and not (masks[j] >> cards[i]) & 1:
+            if fits(cards, masks, n, i + 1, used | (1 << j)):
+                return True
+    return False
+
+
+cdef bint looser(const unsigned short* b, const unsigned short* a, int n, int i,
+                 int used) noexcept nogil:
+    """Does configuration ``b`` allow every hand ``a`` allows (its masks matched one to one
+    to ``a[i:n]``, each a subset of its partner)?"""
+    cdef int j
+    if i == n:
+        return True
+    for j in range(n):
+        if not (used >> j) & 1 and (b[j] & ~a[i]) == 0:
+            if looser(b, a, n, i + 1, used | (1 << j)):
+                return True
+    return False
+
+
+cdef void keep_configs(HCData* d, int p, unsigned short* cand, int count, int n) noexcept nogil:
+    """Store the candidate configurations (``n`` masks each) as seat ``p``'s: each sorted,
+    without duplicates or one that another allows more than; none at all when one of them
+    allows anything (nothing is known)."""
+    global _N_CUT
+    cdef int c, e, i, j, kept = 0
+    cdef unsigned short t
+    cdef unsigned short* a
+    cdef bint drop, any_mask
+    for c in range(count):
+        a = cand + 3 * c
+        for i in range(1, n):           # insertion sort, n <= 3
+            t = a[i]
+            j = i - 1
+            while j >= 0 and a[j] > t:
+                a[j + 1] = a[j]
+                j -= 1
+            a[j + 1] = t
+        any_mask = False
+        for i in range(n):
+            any_mask = any_mask or a[i] != 0
+        if not any_mask:
+            d.ncfg[p] = 0               # this configuration allows every hand
+            return
+    for c in range(count):
+        a = cand + 3 * c
+        drop = False
+        for e in range(count):
+            if e != c and looser(cand + 3 * e, a, n, 0, 0):
+                # e allows all a allows: drop a (of two equal ones, the later)
+                if not looser(a, cand + 3 * e, n, 0, 0) or e < c:
+                    drop = True
+                    break
+        if drop:
+            continue
+        if kept == HC_CFG:
+            _N_CUT += 1                 # the rest are left out (documented; never seen)
+            break
+        for i in range(n):
+            d.cfg[p][kept][i] = a[i]
+        kept += 1
+    d.ncfg[p] = kept
+
+
+cdef void cfg_take(HCData* d, int p, int x, unsigned short add) noexcept nogil:
+    """Seat ``p`` plays or discards a card of type ``x``; ``add``: the types the rest of
+    its hand is now known not to be (a discard: everything playable), else 0."""
+    cdef unsigned short cand[HC_CFG * HC_HAND * 3]
+    cdef int n = d.hand_size[p], c, i, j, k, count = 0
+    cdef unsigned short* m
+    if d.ncfg[p] == 0:
+        if add == 0 or n <= 1:
+            return
+        d.ncfg[p] = 1
+        memset(d.cfg[p][0], 0, sizeof(d.cfg[p][0]))
+    for c in range(d.ncfg[p]):
+        m = d.cfg[p][c]
+        for i in range(n):
+            if (m[i] >> x) & 1 or (i > 0 and m[i] == m[i - 1]):
+                continue                # that card is not an x / the same choice again
+            k = 0
+            for j in range(n):
+                if j != i:
+                    cand[3 * count + k] = m[j] | add
+                    k += 1
+            count += 1
+    if count == 0 or n <= 1:
+        # no configuration had an x (a move a search played in a view, in a world the moves
+        # exclude), or the hand is now empty: nothing more is known
+        d.ncfg[p] = 0
+        return
+    keep_configs(d, p, cand, count, n - 1)
+
+
+cdef inline void cfg_draw(HCData* d, int p) noexcept nogil:
+    """Seat ``p`` draws a card (``hand_size`` not yet counting it): a card of any type."""
+    cdef int c, i, n = d.hand_size[p]
+    for c in range(d.ncfg[p]):
+        for i in range(n, 0, -1):
+            d.cfg[p][c][i] = d.cfg[p][c][i - 1]
+        d.cfg[p][c][0] = 0
+
+
+cdef bint hand_allowed(HCData* d, int p, HCData* w) noexcept nogil:
+    """Is seat ``p``'s hand in ``w`` (every card known) one that its configurations in
+    ``d`` allow?"""
+    cdef int cards[HC_HAND]
+    cdef int t, i, c, n = 0
+    if d.ncfg[p] == 0:
+        return True
+    for t in range(HC_TYPES):
+        for i in range(w.hand[p][t]):
+            if n < HC_HAND:
+                cards[n] = t
+            n += 1
+    if n != d.hand_size[p] or w.hand[p][HC_UNK]:
+        return True                     # unknown cards: not a world, nothing to check
+    for c in range(d.ncfg[p]):
+        if fits(cards, d.cfg[p][c], n, 0, 0):
+            return True
+    return False
+
+
+cdef bint type_allowed(HCData* d, int p, int t) noexcept nogil:
+    """Can seat ``p`` hold a card of type ``t``, by its configurations?"""
+    cdef int c, i
+    if d.ncfg[p] == 0:
+        return True
+    for c in range(d.ncfg[p]):
+        for i in range(d.hand_size[p]):
+            if not (d.cfg[p][c][i] >> t) & 1:
+                return True
+    return False
+
+
+cdef uint64_t cfg_key(HCData* d, int p, int delta=0) noexcept nogil:
+    """The hash key of seat ``p``'s configurations (0 when it has none), each of
+    ``hand_size[p] + delta`` masks: what the discards revealed is part of what a seat knows,
+    so of its information set's key too."""
+    cdef uint64_t z
+    cdef int c, i
+    if d.ncfg[p] == 0:
+        return 0
+    z = mix64(<uint64_t>(0x4843_0100 + p))
+    for c in range(d.ncfg[p]):
+        for i in range(d.hand_size[p] + delta):
+            z = mix64(z ^ d.cfg[p][c][i])
+        z = mix64(z ^ <uint64_t>0xFFFF0000)     # the end of a configuration
+    return z
+
+
+def inference_counts() -> dict:
+    """How determinize has dealt under what the moves revealed, since import: ``worlds``
+    dealt where some seat's cards were constrained, ``attempts`` (deals tried for them),
+    ``fallbacks`` (a world kept after 4096 rejected deals) and ``cut`` (configurations
+    left out past the 16 a seat keeps). For measurement (benchmarks/inference.py)."""
+    return {"worlds": _N_WORLDS, "attempts": _N_TRIES, "fallbacks": _N_FALLBACKS,
+            "cut": _N_CUT}
 
 
 cdef inline int play_moves(HCData* d, const unsigned char* have, int* out) noexcept nogil:
@@ -336,8 +527,8 @@ def max_game_length(int players) -> int:
 
 SPEC = GameSpec(
     id="herding-cats", name="Herding Cats", size=sizeof(HCData), moves=HC_MOVES,
-    notation=("players", "turn", "hands", "deck", "herds", "discard", "out", "won", "rng",
-              "view?"),
+    notation=("players", "turn", "hands", "deck", "herds", "discard", "out", "won", "cannot?",
+              "rng", "view?"),
     heuristic_weights=(
         Option("cowdog_held", float, 40.0, doc="a cowdog of a colour with a cat in hand"),
         Option("cowdog", float, 30.0, doc="any other cowdog"),
@@ -355,7 +546,8 @@ SPEC = GameSpec(
     max_game_length=max_game_length, gloss=gloss, render="herding-cats",
     moves_left=lambda st: -(-sum(len(v) for k, v in st.cards().items()    # a turn a card
                                  if k[:4] in ("deck", "hand")) // st.players),
-    hidden_moves=False)    # every move is seen as it was made
+    hidden_moves=False,    # every move is seen as it was made
+    history=("cannot",))   # what the discards revealed (docs/rules/herding-cats.rst)
 fill_weights(HW, HW_N, SPEC)
 
 
@@ -383,6 +575,16 @@ cdef class HerdingCats(State):
         cdef HCData* d = &self.d
         cdef int p = d.h.current
         cdef int k
+        if d.ncfg[p]:
+            # what seat p's cards were known not to be, kept through its play
+            d.h.hash ^= cfg_key(d, p)
+            cfg_take(d, p, DOG + m if m < M_CAT else d.herd_col[m - M_CAT] if m < M_WCL
+                     else WCL if m < M_STAMP else STAMP if m == M_STAMP else m - M_DISC,
+                     playable_mask(d) if m >= M_DISC else 0)
+            d.h.hash ^= cfg_key(d, p, -1)
+        elif m >= M_DISC and not d.h.scratch:
+            cfg_take(d, p, m - M_DISC, playable_mask(d))     # a discard reveals
+            d.h.hash ^= cfg_key(d, p, -1)
         if m < M_CAT:
             hand_take(d, p, DOG + m)
             k = d.nherds
@@ -407,6 +609,15 @@ cdef class HerdingCats(State):
             disc_add(d, m - M_DISC)
         end_turn(d, p)
 
+    cdef bint allows_c(self, State world, int seat) noexcept nogil:
+        """Every other seat's hand in ``world`` is one its discards allow."""
+        cdef HCData* d = &self.d
+        cdef int p
+        for p in range(d.h.players):
+            if p != seat and not hand_allowed(d, p, &(<HerdingCats>world).d):
+                return False
+        return True
+
     cdef uint64_t compute_hash_c(self) noexcept nogil:
         cdef HCData* d = &self.d
         cdef uint64_t z = turn_key(Z_TURN, d.h.current)
@@ -414,7 +625,7 @@ cdef class HerdingCats(State):
         for p in range(d.h.players):
             for t in range(11):
                 z ^= count_key(Z_HAND[p][t], d.hand[p][t])
-            z ^= count_key(Z_WON[p], d.won[p])
+            z ^= count_key(Z_WON[p], d.won[p]) ^ cfg_key(d, p)
         for i in range(d.deck_top, d.deck_len):
             z ^= Z_DECK[i][d.deck[i]]
         for k in range(d.nherds):
@@ -439,24 +650,49 @@ cdef class HerdingCats(State):
         d.h.current = 0
         d.h.hash = self.compute_hash_c()
 
-    cdef void hide_c(self, int seat) noexcept nogil:
+    cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
+        global _N_WORLDS, _N_TRIES, _N_FALLBACKS
         cdef HCData* d = &self.d
-        hide_cards(&d.h, seat, &d.hand[0][0], 11, HC_TYPES, HC_UNK, d.deck + d.deck_top,
-                   d.deck_len - d.deck_top)
+        cdef unsigned char hands[4][11]
+        cdef int cnt[HC_TYPES]
+        cdef int p, tries = 0
+        cdef bint constrained = False, ok
+        if not d.h.no_inference:
+            for p in range(d.h.players):
+                constrained = constrained or (p != seat and d.ncfg[p] > 0)
+        if not constrained:
+            # everything `seat` has not seen, dealt at random into the places it cannot see
+            determinize_hands_deck(self, seat, rng, <unseen_fn>unseen_counts, HC_TYPES,
+                                   &d.hand[0][0], 11, d.hand_size, HC_UNK,
+                                   d.deck + d.deck_top, d.deck_len - d.deck_top)
+            return
+        # with inference: dealt again until every other seat's hand is one its discards allow
+        # (rejection: the worlds kept are uniform among those allowed); the world keeps what
+        # the game so far revealed, public, the same in every world
+        unseen_counts(d, seat, cnt)
+        memcpy(hands, d.hand, sizeof(hands))
+        _N_WORLDS += 1
+        while True:
+            redeal_unseen(&d.h, seat, cnt, HC_TYPES, &d.hand[0][0], 11, d.hand_size, HC_UNK,
+                          d.deck + d.deck_top, d.deck_len - d.deck_top, rng)
+            tries += 1
+            ok = True
+            for p in range(d.h.players):
+                if p != seat and not hand_allowed(d, p, d):
+                    ok = False
+                    break
+            if ok:
+                break
+            if tries == HC_TRIES:
+                _N_FALLBACKS += 1       # documented fallback: keep this world
+                break
+            memcpy(d.hand, hands, sizeof(hands))
+        _N_TRIES += tries
         d.h.hash = self.compute_hash_c()
 
-    cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
-        cdef HCData* d = &self.d
-        cdef unsigned char pool[60]
-        cdef int cnt[HC_TYPES]
-        cdef int n, i
-        # everything `seat` has not seen, dealt at random into the places it cannot see
-        unseen_counts(d, seat, cnt)
-        n = shuffled_pool(cnt, HC_TYPES, pool, rng)
-        i = redeal_hands(&d.hand[0][0], 11, d.hand_size, d.h.players, seat, HC_UNK, pool, 0, n)
-        redeal_run(d.deck + d.deck_top, d.deck_len - d.deck_top, pool, i, n)
-        as_full(&d.h, rng)
-        d.h.hash = self.compute_hash_c()
+    cdef void hide_c(self, int seat) noexcept nogil:
+        hide_hands_deck(self, seat, &self.d.hand[0][0], 11, HC_TYPES, HC_UNK,
+                        self.d.deck + self.d.deck_top, self.d.deck_len - self.d.deck_top)
 
     cdef int heuristic_move_c(self, Rng* rng, int* buf, int n) noexcept nogil:
         """A beginner's play: complete a herd (with a cat before a Wild Cat Lady); a Stampede
@@ -470,8 +706,7 @@ cdef class HerdingCats(State):
         cdef int i, m, k
         cdef double score
         cdef Pick pick
-        if n == 0:
-            n = self.legal_moves_c(buf)
+        n = heuristic_moves(self, buf, n)
         pick_start(&pick, buf[0])
         for i in range(n):
             m = buf[i]
@@ -638,16 +873,26 @@ cdef class HerdingCats(State):
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
         cdef int cnt[HC_TYPES]
-        if self.d.h.terminal or self.d.hand[self.d.h.current][HC_UNK] == 0:
-            return 0        # only the mover's unknown cards are drawn by chance
+        cdef int t, left = 0
+        cdef int p = self.d.h.current
+        if self.d.h.no_inference or self.d.ncfg[p] == 0 or self.d.h.terminal \
+                or self.d.hand[p][HC_UNK] == 0:
+            return hand_chance_outcomes(self, <unseen_fn>unseen_counts, HC_TYPES,
+                                        &self.d.hand[0][0], 11, HC_UNK, outcomes, weights)
+        # a type none of the mover's cards can be (its discards showed) is not drawn
         unseen_counts(&self.d, NO_SEAT, cnt)
+        for t in range(HC_TYPES):
+            if cnt[t] > 0 and not type_allowed(&self.d, p, t):
+                cnt[t] = 0
+            left += cnt[t] if cnt[t] > 0 else 0
+        if left == 0:
+            unseen_counts(&self.d, NO_SEAT, cnt)
         return chance_from_counts(cnt, HC_TYPES, outcomes, weights)
 
     cdef void apply_chance_c(self, int t) noexcept nogil:
         cdef HCData* d = &self.d
-        cdef int p = d.h.current
-        hand_take(d, p, HC_UNK)
-        hand_add(d, p, t)
+        reveal_unknown(&d.h.hash, &Z_HAND[d.h.current][0][0], 4, d.hand[d.h.current],
+                       &d.hand_size[d.h.current], HC_UNK, t)
 
     # -- Python API: text ---------------------------------------------------------------
     def _move_to_str(self, int m) -> str:
@@ -690,20 +935,20 @@ cdef class HerdingCats(State):
     # -- Python API: observations (docs/rules/herding-cats.rst, "Observations") -------------
     def _observation(self, int seat, int move) -> str:
         """The move's text, then ``+`` and the card drawn at the end of the turn: its letter
-        for the mover, ``?`` for every other seat; no suffix when the deck is empty."""
-        d = &self.d
-        text = self._move_to_str(move)
-        if d.deck_top < d.deck_len:
-            text += "+" + (LETTERS[d.deck[d.deck_top]] if seat == d.h.current else "?")
-        return text
+        for the mover, ``?`` for every other seat; no suffix when the deck is empty
+        (:mod:`catsearch._core.draws`)."""
+        cdef HCData* d = &self.d
+        return draw_observation(self._move_to_str(move), seat=seat, mover=d.h.current,
+                                drawn=LETTERS[d.deck[d.deck_top]] if d.deck_top < d.deck_len
+                                else None)
 
     def _play_observation(self, str text) -> int:
         cdef HCData* d = &self.d
         cdef int seat = d.h.view_seat
         cdef int p = d.h.current
         cdef int cnt[HC_TYPES]
-        cdef int m, t, drawn = -1
-        move_text, plus, draw = text.partition("+")
+        cdef int m, t, drawn
+        move_text = text.partition("+")[0]      # the move is checked first, then the draw
         try:
             m = self._str_to_move(move_text)
         except InvalidMoveError:
@@ -720,34 +965,20 @@ cdef class HerdingCats(State):
                              + " ".join(self._move_to_str(x) for x in self.legal_moves()))
         t = self._move_card(m)
         unseen_counts(d, seat, cnt)
-        if not d.hand[p][t]:
+        if not d.hand[p][t] and cnt[t] < 1:
             # a card seat p holds unknown to this view: some copy must be unseen
-            if cnt[t] < 1:
-                raise ValueError(f"seat {p} cannot play {with_article(CARD_NAMES[t])} ({move_text!r}): "
-                                 f"seat {seat} has seen all {COMP[t]} of them")
-        if d.deck_top < d.deck_len:
-            if not plus or len(draw) != 1 or draw not in LETTERS:
-                raise ValueError(f"the deck is not empty, so the observation ends with the "
-                                 f"card drawn: {move_text}+<card> (one of {LETTERS[:10]}), or "
-                                 f"{move_text}+? for another seat's draw; got {text!r}")
-            if p == seat:
-                if draw == "?":
-                    raise ValueError(f"seat {seat} drew the card itself: its observation names "
-                                     f"it ({move_text}+o, +W ...), '+?' is another seat's")
-                drawn = LETTERS.index(draw)
-                if cnt[drawn] < 1:
-                    raise ValueError(f"seat {seat} cannot draw {with_article(CARD_NAMES[drawn])} ({draw!r}): "
-                                     f"it has seen all {COMP[drawn]} of them")
-            elif draw != "?":
-                raise ValueError(f"seat {p} drew the card, hidden from seat {seat}: seat {seat}'s "
-                                 f"observation is {move_text}+?, {text!r} is seat {p}'s")
-        elif plus:
-            raise ValueError(f"the deck is empty: nobody draws, the observation is the move "
-                             f"alone ({move_text!r}), not {text!r}")
-        if drawn >= 0:
-            # the view's top card becomes the one the seat drew, before the move draws it
-            d.h.hash ^= Z_DECK[d.deck_top][d.deck[d.deck_top]] ^ Z_DECK[d.deck_top][drawn]
-            d.deck[d.deck_top] = drawn
+            raise ValueError(f"seat {p} cannot play {_A_CARD[t]} ({move_text!r}): "
+                             f"seat {seat} has seen all {COMP[t]} of them")
+        if not type_allowed(d, p, t):
+            raise ValueError(f"seat {p} cannot play {_A_CARD[t]} ({move_text!r}): its "
+                             f"discards showed it holds none")
+        move_text, drawn = read_draw(text, seat=seat, mover=p,
+                                     deck_left=d.deck_top < d.deck_len, letters=LETTERS[:10])
+        if drawn >= 0 and cnt[drawn] < 1:
+            raise ValueError(f"seat {seat} cannot draw {_A_CARD[drawn]} ({LETTERS[drawn]!r}): "
+                             f"it has seen all {COMP[drawn]} of them")
+        if drawn >= 0:          # the view's top card becomes the one the seat drew
+            put_on_top(&d.h.hash, &Z_DECK[0][0], 11, d.deck, d.deck_top, drawn)
         self.apply_c(m)
         return m
 
@@ -807,36 +1038,11 @@ cdef class HerdingCats(State):
         cdef int won[4]
         cdef int p, k, m, i, c, ncat, nw, off, nwon, a
         memset(counts, 0, sizeof(counts))
-        m = f.split_c("hands", n, c'/', "hands", starts, ends, 64)
-        a = f.vstart[f.key("hands")]
-        for p in range(m):
-            if p == d.h.view_seat:
-                # the seat's own hand: its cards, and * for a card it drew in a view a search
-                # played on (unknown until chance reveals it); never ?
-                if "?" in f.text[starts[p]:ends[p]]:
-                    raise f.error(f["hands"], f"seat {p} knows its own cards: its view shows "
-                                  f"them (* only for a card it drew in a view a search played "
-                                  f"on, until chance reveals it), never ?", starts[p] - a,
-                                  (ends[p] - starts[p]) or 1)
-                k = f.cards_c("hands", starts[p], ends[p], _TABLE_OWN, LETTERS_OWN, counts, True,
-                              "", cards, 64)
-            else:
-                k = f.cards_c("hands", starts[p], ends[p], _TABLE, LETTERS, counts, True, "",
-                              cards, 64)
-            if k > HC_HAND:
-                raise f.error(f["hands"], f"seat {p} holds {k} cards; a hand has at most 3",
-                              starts[p] - a, ends[p] - starts[p])
-            for i in range(k):
-                d.hand[p][cards[i]] += 1
-            d.hand_size[p] = k
-        a = f.key("deck")
-        k = f.cards_c("deck", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, True, "", cards, 64)
-        if k > HC_CARDS - n * HC_HAND:
-            raise f.error(f["deck"], f"{k} cards is more than a deck can hold")
+        read_hands(f, "hands", n, d.h.view_seat, HC_HAND, _L.table, LETTERS, _L_OWN.table,
+                   LETTERS_OWN, _A_CARD, counts, &d.hand[0][0], 11, d.hand_size)
         d.deck_len = HC_CARDS
-        d.deck_top = HC_CARDS - k
-        for i in range(k):
-            d.deck[d.deck_top + i] = cards[i]
+        read_deck(f, "deck", _L.table, LETTERS, counts, d.h.view_seat, _A_CARD, d.deck, HC_CARDS,
+                  HC_CARDS - n * HC_HAND, &d.deck_top)
         if not f.is_("herds", b"-"):
             m = f.split_c("herds", -1, c',', "herds", starts, ends, 64)
             a = f.vstart[f.key("herds")]
@@ -865,12 +1071,13 @@ cdef class HerdingCats(State):
                 counts[c] += ncat
                 counts[WCL] += nw
         a = f.key("discard")
-        k = f.cards_c("discard", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, False, "",
+        k = f.cards_c("discard", f.vstart[a], f.vend[a], _L.table, LETTERS, counts, False, "",
                       cards, 64)
         for i in range(min(k, 64)):
             d.discard[cards[i]] += 1
         a = f.key("out")
-        k = f.cards_c("out", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, False, "", cards, 64)
+        k = f.cards_c("out", f.vstart[a], f.vend[a], _L.table, LETTERS, counts, False, "",
+                      cards, 64)
         for i in range(min(k, 64)):
             d.out[cards[i]] += 1
         f.ints_c("won", n, 0, 15, won)
@@ -903,101 +1110,118 @@ cdef class HerdingCats(State):
             k = k and d.hand_size[p] == 0
         if d.deck_top < d.deck_len and not c:
             raise NotationError("while the deck has cards every hand holds 3", text)
-        if d.deck_top == d.deck_len and k:
-            if not f.is_("turn", b"-"):
-                raise f.error(f["turn"], "the game is over (deck and hands empty): turn must be -")
-            d.h.terminal = 1
-            d.h.current = NO_SEAT
-        else:
-            cur = f.int_c("turn", 0, n - 1)
-            if d.hand_size[cur] == 0:
-                raise f.error(f["turn"], f"seat {cur} holds no cards and cannot be the seat to move")
-            d.h.current = cur
-        if d.h.view_seat >= 0:
-            self._check_view(f)
+        read_turn(f, &d.h, d.hand_size, d.deck_top == d.deck_len and k, "deck and hands empty")
+        if f.has("cannot"):
+            self._read_cannot(f)
 
-    def _check_view(self, TextFields f):
-        """A view holds what its seat can know: its own hand (read in ``_read``: a card it
-        drew in a view a search played on is ``*`` until chance reveals it), every other hand
-        and the deck unknown (``?``)."""
+    def _read_cannot(self, TextFields f):
+        """``cannot=1:OPBGS.OPBGSW|...,2:...``: per seat whose cards the moves constrain, its
+        configurations (``|``), each the types every card held cannot be (``.`` between
+        cards, ``-`` for none), as :meth:`_write_text` writes them."""
         cdef HCData* d = &self.d
-        cdef int s = d.h.view_seat, p, t, i
-        a = f.vstart[f.key("hands")]
-        parts = f.value("hands").split("/")
+        cdef unsigned short cand[HC_CFG * 3]
+        cdef int p, n, c, i, count, last = -1
+        text = f.value("cannot")
         off = 0
-        for p in range(d.h.players):
-            if p != s:
-                for t in range(HC_TYPES):
-                    if d.hand[p][t]:
-                        raise f.error(f["hands"], f"seat {s}'s view shows {with_article(CARD_NAMES[t])} in "
-                                      f"seat {p}'s hand: seat {s} cannot see another seat's "
-                                      f"cards (write ?)", off, len(parts[p]))
-            off += len(parts[p]) + 1
-        for i in range(d.deck_top, d.deck_len):
-            if d.deck[i] != HC_UNK:
-                raise f.error(f["deck"], f"seat {s}'s view shows {with_article(CARD_NAMES[d.deck[i]])} in "
-                              f"the deck: nobody sees the deck's cards (write ?)",
-                              i - d.deck_top, 1)
+        for part in text.split(","):
+            seat, colon, configs = part.partition(":")
+            if not colon or not (seat.isascii() and seat.isdigit()) or len(seat) > 1:
+                raise f.error(f["cannot"], "write each seat as <seat>:<configurations>, e.g. "
+                              "1:OPBGS.OPBGSW", off, len(part) or 1)
+            p = int(seat)
+            if p >= d.h.players or p <= last:
+                raise f.error(f["cannot"], f"seat {p}: seats are 0 to {d.h.players - 1}, each "
+                              f"once, in order", off, len(seat))
+            last = p
+            n = d.hand_size[p]
+            groups = configs.split("|")
+            if len(groups) > HC_CFG:
+                raise f.error(f["cannot"], f"seat {p}: at most {HC_CFG} configurations",
+                              off, len(part))
+            count = 0
+            for g in groups:
+                masks = g.split(".")
+                if len(masks) != n:
+                    raise f.error(f["cannot"], f"seat {p} holds {n} card(s): each "
+                                  f"configuration gives {n} mask(s), {g!r} gives {len(masks)}",
+                                  off, len(part))
+                for i, m in enumerate(masks):
+                    bits = 0
+                    if m != "-":
+                        for ch in m:
+                            if ch not in LETTERS[:HC_TYPES] or (bits >> LETTERS.index(ch)) & 1:
+                                raise f.error(f["cannot"], f"seat {p}: {m!r} is not a set of "
+                                              f"card letters ({LETTERS[:HC_TYPES]}, each once; "
+                                              f"- for none)", off, len(part))
+                            bits |= 1 << LETTERS.index(ch)
+                        if not m:
+                            raise f.error(f["cannot"], f"seat {p}: an empty mask is written -",
+                                          off, len(part))
+                    cand[3 * count + i] = bits
+                count += 1
+            if n:
+                keep_configs(d, p, cand, count, n)
+            if (p == d.h.view_seat or d.h.view_seat < 0) and not hand_allowed(d, p, d):
+                raise f.error(f["cannot"], f"seat {p}'s hand "
+                              f"{cards_str(d.hand[p], 11).strip('-')!r} is not one its "
+                              f"configurations allow", off, len(part))
+            off += len(part) + 1
 
     def _write_text(self):
         return write_text(self, _put_field)
 
 
-cdef signed char _TABLE[128]
-card_table(LETTERS, _TABLE)
-cdef signed char _TABLE_OWN[128]
-card_table(LETTERS_OWN, _TABLE_OWN)
-
-
 cdef int _put_field(State st, TextOut* o, int j) except -1:
     """The value of notation field ``j`` (``SPEC.notation[j]``)."""
     cdef HCData* d = &(<HerdingCats>st).d
-    cdef int p, k, mark, c
-    cdef const char* letters = _LETTERS
+    cdef int p, k, mark, c, i
     if j == 1:                                  # turn
         put_turn_or_dash(o, d.h.current)
     elif j == 2:                                # hands
-        for p in range(d.h.players):
-            if p:
-                put_c(o, c'/')
-            mark = o.n
-            put_counted(o, d.hand[p], 11, _LETTERS_OWN if p == d.h.view_seat else letters)
-            dash_if_empty(o, mark)
+        put_hands(o, &d.hand[0][0], 11, d.h.players, d.h.view_seat, _L.chars, _L_OWN.chars)
     elif j == 3:                                # deck
-        mark = o.n
-        put_run(o, d.deck + d.deck_top, d.deck_len - d.deck_top, letters)
-        dash_if_empty(o, mark)
+        put_run_or_dash(o, d.deck + d.deck_top, d.deck_len - d.deck_top, _L.chars)
     elif j == 4:                                # herds
         mark = o.n
         for k in range(d.nherds):
             if k:
                 put_c(o, c',')
             c = d.herd_col[k]
-            put_c(o, letters[DOG + c])
+            put_c(o, _L.chars[DOG + c])
             for p in range(d.herd_cats[k]):
-                put_c(o, letters[c])
+                put_c(o, _L.chars[c])
             for p in range(d.herd_wcl[k]):
                 put_c(o, c'W')
         dash_if_empty(o, mark)
     elif j == 5 or j == 6:                      # discard, out
-        mark = o.n
-        put_counted(o, <unsigned char*>d.discard if j == 5 else <unsigned char*>d.out, HC_TYPES,
-                    letters)
-        dash_if_empty(o, mark)
+        put_counted_or_dash(o, <unsigned char*>d.discard if j == 5 else <unsigned char*>d.out,
+                            HC_TYPES, _L.chars)
     elif j == 7:                                # won
+        put_ints(o, d.won, d.h.players)
+    elif j == 8:                                # cannot: what the discards revealed
+        mark = o.n
         for p in range(d.h.players):
-            if p:
+            if not d.ncfg[p]:
+                continue
+            if o.n > mark:
                 put_c(o, c',')
-            put_int(o, d.won[p])
+            put_int(o, p)
+            put_c(o, c':')
+            for k in range(d.ncfg[p]):
+                if k:
+                    put_c(o, c'|')
+                for i in range(d.hand_size[p]):
+                    if i:
+                        put_c(o, c'.')
+                    if d.cfg[p][k][i] == 0:
+                        put_c(o, c'-')
+                    for c in range(HC_TYPES):
+                        if (d.cfg[p][k][i] >> c) & 1:
+                            put_c(o, _L.chars[c])
+        return o.n > mark
     else:
         raise ValueError(f"no notation field {j}")
     return 1
-
-
-cdef bytes _LETTERS_B = LETTERS.encode("ascii")
-cdef const char* _LETTERS = _LETTERS_B
-cdef bytes _LETTERS_OWN_B = LETTERS_OWN.encode("ascii")
-cdef const char* _LETTERS_OWN = _LETTERS_OWN_B
 
 
 register(HerdingCats)

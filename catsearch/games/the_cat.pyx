@@ -46,10 +46,11 @@ import operator
 import re
 
 from catsearch._core.game import GameSpec, notation_fields, register
+from catsearch._core.notation import words_for
 from catsearch._core.options import Option, check_int
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
 from catsearch._core.text cimport (TextFields, TextOut, write_text, put_c, put_s, put_int,
-                                   put_turn_or_dash, card_table)
+                                   put_turn_or_dash, put_ints, CardLetters, card_letters)
 
 MOODS = "123456789abcd"
 CARD_CHARS = MOODS + "?"
@@ -411,24 +412,17 @@ cdef double HW[HW_N]
 
 # -- the observations in plain words (GameSpec.gloss) ------------------------------------
 
-def _the_cat_choice(move: str) -> str | None:
-    if move == "wait":
-        return "waited"
-    if move == "stop":
-        return "called Stop"
-    if m := re.fullmatch(r"pick(\d)", move):
-        return f"picked up pile {m[1]}"
-    if m := re.fullmatch(r"swap(\d)(\d)", move):
-        return f"swapped card {m[1]} of the pile in hand with centre card {m[2]}"
-    if move == "hidden":
-        return "chose something you cannot see"
-    return None
+# a choice's text -> its words (notation.words_for)
+_CHOICE_WORDS = (("wait", "waited"), ("stop", "called Stop"),
+                 (r"pick(\d)", r"picked up pile \1"),
+                 (r"swap(\d)(\d)", r"swapped card \1 of the pile in hand with centre card \2"),
+                 ("hidden", "chose something you cannot see"))
 
 
 def gloss(text: str, seat: int | None = None) -> str | None:
     """A The Cat observation in plain words (see ``GameSpec.gloss``)."""
     head, _, tick = text.partition(":")
-    words = _the_cat_choice(head)
+    words = words_for(head, _CHOICE_WORDS)
     if words is None:
         return None
     if not tick:
@@ -1567,7 +1561,7 @@ cdef int _card(TextFields f, TCData* d, str key, int col, int off, int* counts) 
     """The card at column ``col`` (``off`` into field ``key``'s value), counted in ``counts``
     (the unknown card is not counted)."""
     cdef int c = f.at(col), view = d.h.view_seat, t
-    t = _MOOD[c] if c < 128 else -1
+    t = _CARDS.table[c] if c < 128 else -1
     if t == TC_UNK:
         if view < 0:
             raise f.error(f[key], "? (an unknown card) appears only in a seat's view, which "
@@ -1682,7 +1676,7 @@ cdef bint _piles_fast(TextFields f, TCData* d, int* counts, int view) except -1:
                         if not (c == 0 and p == n - 1 and q == d.npiles - 1):
                             return 0
                     continue
-                c = _MOOD[c & 0x7f]
+                c = _CARDS.table[c & 0x7f]
                 if c < 0 or c >= nm and c != TC_UNK or (c == TC_UNK and view < 0):
                     return 0
                 d.pile[p][q][i] = c
@@ -1693,12 +1687,8 @@ cdef bint _piles_fast(TextFields f, TCData* d, int* counts, int view) except -1:
     return 1
 
 
-cdef signed char _MOOD[128]
-card_table(CARD_CHARS, _MOOD)
-
-
-cdef bytes _CARDS_B = CARD_CHARS.encode("ascii")
-cdef const char* _CARDS = _CARDS_B
+cdef CardLetters _CARDS            # letters: reader .table, writer .chars
+card_letters(&_CARDS, CARD_CHARS)
 cdef tuple _MOVES_B = None
 
 
@@ -1716,10 +1706,7 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
     elif j == 4:
         put_int(o, d.rtick)
     elif j == 5:                                # scores
-        for p in range(n):
-            if p:
-                put_c(o, c',')
-            put_int(o, d.score[p])
+        put_ints(o, d.score, n)
     elif j == 6:
         put_turn_or_dash(o, d.h.current)
     elif j == 7:                                # chosen
@@ -1742,7 +1729,7 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
             put_turn_or_dash(o, d.held[p])
     elif j == 9:                                # centre
         for i in range(4):
-            put_c(o, _CARDS[d.centre[i]])
+            put_c(o, _CARDS.chars[d.centre[i]])
     elif j == 10 or j == 11:                    # piles, known
         for p in range(n):
             if p:
@@ -1752,7 +1739,7 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
                     put_c(o, c',')
                 for i in range(4):
                     if j == 10:
-                        put_c(o, _CARDS[d.pile[p][k][i]])
+                        put_c(o, _CARDS.chars[d.pile[p][k][i]])
                     else:
                         mask = d.known[p][k][i]
                         put_c(o, c'-' if mask == 0 else c'*' if mask == allb else c'o')

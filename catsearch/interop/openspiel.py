@@ -8,8 +8,10 @@ Python game named ``python_catsearch_<game id with _>``::
     game = pyspiel.load_game("python_catsearch_herding_cats", {"players": 2})
 
 or, with catsearch's own checks and messages, :func:`load_game` ``("herding-cats", players=2)``.
-The game parameters are ``players`` and the game's options (The Cat's ``target``, Cat Cards'
-``values`` as a text ``"3,2,1,4,1"``, Cat Earth's ``setup``).
+The game parameters are ``players``, ``inference`` (what ``resample_from_infostate`` honours:
+``"rules"``, the default, or ``"none"``; see :meth:`catsearch.State.determinize`) and the
+game's options (The Cat's ``target``, Cat Cards' ``values`` as a text ``"3,2,1,4,1"``, Cat
+Earth's ``setup``).
 
 The model (see ``docs/interop.rst``):
 
@@ -55,6 +57,7 @@ except ImportError as _e:       # pragma: no cover - exercised by a subprocess t
 
 import numpy as np
 
+from catsearch._core.worlds import inference_off
 from catsearch._core.options import Option, OptionError
 from catsearch._core.state import State
 from catsearch.games import GAMES, game_class, new_game
@@ -135,34 +138,40 @@ def _check_params(game_id: str, params: dict) -> tuple[int, dict]:
     if isinstance(players, float) and players.is_integer():
         players = int(players)
     n = spec.check_players(players)
+    inference = params.pop("inference", "rules")
+    inference_off(inference)                # "none" or "rules", else TypeError / OptionError
     known = {o.name for o in spec.options}
     for key in params:
         if key not in known:
             raise OptionError(f"{short_name(game_id)}: unknown parameter {key!r}; the "
-                              f"parameters are {', '.join(['players', *sorted(known)])}",
+                              f"parameters are "
+                              f"{', '.join(['players', 'inference', *sorted(known)])}",
                               owner=game_id, option=key, value=params[key])
     for o in spec.options:
         if isinstance(o.default, (tuple, list)) and isinstance(params.get(o.name), str):
             params[o.name] = params[o.name].replace(_SEP, ",")
-    return n, spec.check_options(params)
+    return n, inference, spec.check_options(params)
 
 
 class _Config:
     """What every state of one loaded game shares (immutable; copies are itself)."""
 
-    __slots__ = ("game_id", "players", "options", "tensors")
+    __slots__ = ("game_id", "players", "options", "tensors", "inference")
 
-    def __init__(self, game_id: str, players: int, options: dict, tensors: bool) -> None:
+    def __init__(self, game_id: str, players: int, options: dict, tensors: bool,
+                 inference: str = "rules") -> None:
         self.game_id = game_id
         self.players = players
         self.options = dict(options)
         self.tensors = tensors
+        self.inference = inference
 
     def __deepcopy__(self, memo: dict) -> _Config:
         return self
 
     def __reduce__(self):
-        return (_Config, (self.game_id, self.players, self.options, self.tensors))
+        return (_Config, (self.game_id, self.players, self.options, self.tensors,
+                          self.inference))
 
 
 def _has_tensors(template: State) -> bool:
@@ -182,7 +191,7 @@ class CatsearchGame(pyspiel.Game):
 
     def __init__(self, params: dict | None = None) -> None:
         params = dict(params or {})
-        players, options = _check_params(self.game_id, params)
+        players, inference, options = _check_params(self.game_id, params)
         template = new_game(self.game_id, players, 0, **options)
         tensors = _has_tensors(template)
         info = pyspiel.GameInfo(
@@ -194,7 +203,7 @@ class CatsearchGame(pyspiel.Game):
             utility_sum=1.0,
             max_game_length=max_game_length(self.game_id, players))
         super().__init__(_GAME_TYPES[self.game_id], info, params)
-        self._cfg = _Config(self.game_id, players, options, tensors)
+        self._cfg = _Config(self.game_id, players, options, tensors, inference)
         self._template = template
 
     def new_initial_state(self) -> CatsearchState:
@@ -273,7 +282,8 @@ class CatsearchState(pyspiel.State):
     def resample_from_infostate(self, player_id: int, probability_sampler) -> CatsearchState:
         """A state drawn uniformly from those ``player_id`` cannot tell from this one
         (:meth:`catsearch.State.determinize`, its seed drawn from ``probability_sampler``,
-        a callable giving floats in [0, 1)). Its history is not this state's: only its
+        a callable giving floats in [0, 1)), among those the public moves allow unless the
+        game was loaded with ``inference="none"``. Its history is not this state's: only its
         information states and what follows from it are meaningful."""
         if self._state is None:
             return self.clone()
@@ -289,7 +299,7 @@ class CatsearchState(pyspiel.State):
             return self.clone()
         out = self.get_game().new_initial_state()
         out._drawn = SEED_BYTES
-        out._state = self._state.determinize(player, seed)
+        out._state = self._state.determinize(player, seed, inference=self._cfg.inference)
         return out
 
     def catsearch_state(self) -> State | None:
@@ -427,7 +437,7 @@ def _game_type(game_id: str) -> Any:
     spec = cls.spec
     tensors = _has_tensors(new_game(game_id, spec.default_players, 0))
     lo, hi = spec.seats
-    params = {"players": spec.default_players}
+    params = {"players": spec.default_players, "inference": "rules"}
     params.update({o.name: _param_value(o) for o in spec.options})
     return pyspiel.GameType(
         short_name=short_name(game_id),

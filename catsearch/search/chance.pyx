@@ -17,7 +17,7 @@ from libc.stdlib cimport malloc, calloc, realloc, free, qsort
 from libc.string cimport memcpy, memset
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_double, splitmix_finish
-from catsearch._core.state cimport State, Header, MAX_PLAYERS
+from catsearch._core.state cimport State, Header, header, MAX_PLAYERS
 
 
 cdef inline int pick(Rng* rng, const double* ws, int n) noexcept nogil:
@@ -151,6 +151,8 @@ cdef class ChanceStack:
         self.chance_budget = -1
         self.stride = root.num_distinct_moves_c() + 1
         self._objs = [root.clone_c() for _ in range(nlevels + 2)]
+        for i in range(nlevels + 2):
+            header(<State>self._objs[i]).scratch = 1    # the search's own copies
         self.stack = <PyObject**>malloc(nlevels * sizeof(PyObject*))
         self.moves = <int*>malloc(nlevels * self.stride * sizeof(int))
         self.history = <double*>calloc(self.stride, sizeof(double))

@@ -117,6 +117,9 @@ class Expectimax(Player):
         if not isinstance(state, State):
             raise TypeError(f"search needs a catsearch State, not {type(state).__name__}")
         view = _seat_view(state)
+        if view is state:
+            view = view.clone()
+        view.inference = self.inference     # what its chance nodes deal
         seat = view.current_player
         if view.chance_outcomes():
             raise ValueError(f"seat {seat}'s own view {view.to_text()!r} asks for chance "

@@ -114,6 +114,12 @@ class MCTSPlayer(Player):
         return dict(c=c, mix=mix, cutoff=cutoff, max_nodes=self.max_nodes, prior=prior,
                     weights=self.weights_for(game_id))
 
+    def _inferring(self, view: State) -> State:
+        """A copy of ``view`` whose worlds honour this player's ``inference``."""
+        view = view.clone()
+        view.inference = self.inference
+        return view
+
     @property
     def bytes_per_node(self) -> int:
         """Bytes one tree node takes (the node pool grows by doubling: up to twice that is
@@ -298,11 +304,11 @@ class ISMCTS(MCTSPlayer):
         return "mo" if lookup(state.game_id).spec.hidden_moves else "so"
 
     def _new_core(self, view, seat, seed, worker, nworkers):
-        return ISMCTSCore(view, seat, mo=self.resolved_mode(view) == "mo", seed=seed,
-                          **self._core_kwargs(view.game_id))
+        return ISMCTSCore(self._inferring(view), seat, mo=self.resolved_mode(view) == "mo",
+                          seed=seed, **self._core_kwargs(view.game_id))
 
     def _rebase(self, core, view, seed):
-        core.rebase(view, seed)
+        core.rebase(self._inferring(view), seed)
 
     def _follow(self, core, view, move, observed, public, seat):
         if core.mode == "so":
@@ -347,11 +353,11 @@ class DeterminizedMCTS(MCTSPlayer):
 
     def _new_core(self, view, seat, seed, worker, nworkers):
         share = split(self.determinizations, nworkers)[worker]
-        return PIMCCore(view, seat, determinizations=share, seed=seed,
+        return PIMCCore(self._inferring(view), seat, determinizations=share, seed=seed,
                         **self._core_kwargs(view.game_id))
 
     def _rebase(self, core, view, seed):
-        core.rebase_pimc(view, seed)
+        core.rebase_pimc(self._inferring(view), seed)
 
     def _follow(self, core, view, move, observed, public, seat):
         if public:

@@ -45,6 +45,10 @@ DEFAULT_ITERATIONS = 10_000
 WEIGHTS = Option("weights", dict, None, none_ok=True, family=True,
                  doc="the game heuristic's weights, weights.NAME=value each (the game's "
                      "heuristic_weights; default: the game's)")
+#: what the worlds a searcher samples honour (State.determinize; docs/search.rst, "Inference")
+INFERENCE = Option("inference", ("none", "rules"), "rules",
+                   doc="the worlds searched: every one the seat cannot tell apart (none), or "
+                       "only those where every move seen was legal (rules)")
 #: every searcher answers a position with one legal move at once (players.forced_result)
 FORCED = Option("forced", ("instant", "search"), "instant",
                 doc="one legal move: answer at once (its value: the evaluation) or search it")
@@ -89,6 +93,7 @@ MCTS_OPTIONS: tuple[Option, ...] = (
     Option("max_nodes", int, MAX_NODES, 1, MAX_NODES_LIMIT, doc="the node budget of a tree"),
     Positive("info_interval", float, 0.25, doc="seconds between info calls"),
     FORCED,
+    INFERENCE,
 )
 #: ISMCTS takes its exploration constant and prior weight from the game where the game sets
 #: them (tuned there: GameSpec.search_defaults); PIMC keeps the general ones
@@ -121,6 +126,7 @@ EXPECTIMAX_OPTIONS: tuple[Option, ...] = (
     WEIGHTS,
     SEED,
     FORCED,
+    INFERENCE,
 )
 EXPECTIMAX_ALIASES = {"d": "depth", "time": "seconds", "prune": "pruning",
                       "width": "max_chance"}

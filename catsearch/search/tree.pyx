@@ -563,6 +563,8 @@ cdef class TreeCore:
         self.scratch = view.clone_c()
         set_heuristic_weights(self.root, self.hw)
         set_heuristic_weights(self.scratch, self.hw)
+        header(self.root).scratch = 1       # the search's own copies (Header.scratch)
+        header(self.scratch).scratch = 1
 
     def rebase(self, State view, uint64_t seed):
         """Search from ``view`` next, keeping the trees under their current roots."""

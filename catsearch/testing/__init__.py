@@ -3,6 +3,8 @@ and two toy games (used by catsearch's own suite, and handy for yours).
 
 - :func:`check_game`: a game against the state contract, in one call;
 - :func:`check_observations`: the law of observations (a live game's seats follow it);
+- :func:`check_inference`: the law of inference (the worlds a view deals are ones in which
+  the game seen so far could have happened);
 - :func:`check_tensors`: a seat's tensors show what it knows and nothing else;
 - :func:`read_perft` / :func:`check_perft` / :func:`perft_line`: perft files (one format
   for every game);
@@ -24,13 +26,14 @@ import catsearch
 from catsearch._core.state import State
 from catsearch.testing.conformance import ConformanceError, check_game
 from catsearch.testing.observations import check_observations
+from catsearch.testing.inference import check_inference
 from catsearch.testing.tensors import check_tensors
 from catsearch.testing.perft import (PerftCase, PerftFileError, check_perft, perft_line,
                                      read_perft)
 from catsearch.testing.toys import ToyPennies, ToyRPS
 from catsearch.testing.example import ToySum
 
-__all__ = ["check_game", "check_observations", "check_tensors", "ConformanceError", "read_perft", "check_perft", "PerftCase",
+__all__ = ["check_game", "check_observations", "check_inference", "check_tensors", "ConformanceError", "read_perft", "check_perft", "PerftCase",
            "PerftFileError", "perft_line", "random_game_states", "play_out", "ToyRPS",
            "ToyPennies", "TOY_GAMES", "ToySum", "EXAMPLE_GAME"]
 

@@ -39,10 +39,15 @@ class ConformanceError(AssertionError):
 class _Checker:
     """Where the suite is (game, ply, state), to name it in a failure."""
 
-    def __init__(self, game_id: str, players: int, seed: int, options: Mapping[str, Any]):
-        self.game_id, self.players, self.seed, self.options = game_id, players, seed, options
+    def __init__(self, game_id: str, players: int, seed: int,
+                 options: Mapping[str, Any] | None, counts: tuple[str, ...] = ()):
+        self.game_id, self.players, self.seed = game_id, players, seed
+        self.options = dict(options or {})
         self.game = self.game_seed = self.ply = None
         self.state: State | None = None
+        #: what the check counts (its report), and its generator of random moves
+        self.report = dict.fromkeys(counts, 0)
+        self.rng = random.Random(seed)
 
     def at(self, game: int | None, game_seed: int | None, ply: int | None,
            state: State | None) -> None:
@@ -131,18 +136,16 @@ def check_game(game_id: str, players: int, *, games: int = 3, seed: int = 0,
     """
     import catsearch.games as games_module
 
-    options = dict(options or {})
-    ck = _Checker(game_id, players, seed, options)
+    ck = _Checker(game_id, players, seed, options, ("states", "views", "determinizations"))
+    options, report, rng = ck.options, ck.report, ck.rng
     cls = games_module.game_class(game_id)
     spec = cls.spec
     ck.expect(spec is not None and spec.id == game_id,
               f"the class {cls.__name__} declares {getattr(spec, 'id', None)!r}")
     ck.expect(spec.seats[0] <= players <= spec.seats[1],
               f"{game_id} is for {spec.seats[0]} to {spec.seats[1]} players")
-    report = {"states": 0, "views": 0, "determinizations": 0}
     _check_declaration(ck, spec, players)
     _check_construction(ck, cls, options)
-    rng = random.Random(seed)
     mid = None
     longest = spec.max_game_length(players) if spec.max_game_length is not None else None
     for g, game_seed, st in ck.deals(games):
@@ -397,7 +400,9 @@ def _chi2_critical(df: int) -> float:
 
 def _check_uniform(ck: _Checker, st: State, draws: int) -> None:
     """A seat's first hidden location is dealt from the cards it has not seen, uniformly (or
-    from the narrower pool the game names for it with ``dealt_from(seat)``, if it has one)."""
+    from the narrower pool the game names for it with ``dealt_from(seat)``, if it has one),
+    without inference (with it, what the moves revealed narrows some locations: the law of
+    inference, :func:`catsearch.testing.check_inference`, checks those worlds)."""
     ck.at(0, None, st.ply, st)
     seat = st.current_player if not st.is_terminal() else 0
     knowledge, cards = st.knowledge(), st.cards()
@@ -414,7 +419,7 @@ def _check_uniform(ck: _Checker, st: State, draws: int) -> None:
     total = sum(pool.values())
     seen: collections.Counter = collections.Counter()
     for i in range(draws):
-        seen.update(st.determinize(seat, seed=i).cards()[loc])
+        seen.update(st.determinize(seat, seed=i, inference="none").cards()[loc])
     ck.expect(set(seen) <= set(pool), f"a determinization for seat {seat} put a card it has "
               f"seen into {loc}: {dict(seen)}")
     slots = draws * len(cards[loc])

@@ -27,14 +27,17 @@ from libc.math cimport exp, sqrt
 
 from catsearch._core.rng cimport Rng, Pick, pick_start, pick_offer, fill_tables
 from catsearch._core.state cimport (State, Header, NO_SEAT, restart, scores_from, normalize,
-                                    next_seat, heuristic_weights, fill_weights)
+                                    heuristic_weights, heuristic_moves, fill_weights)
 from catsearch._core.observing cimport put_turn
-from catsearch._core.zobrist cimport count_key, set_value, set_turn, turn_key
-from catsearch._core.cards cimport (shuffled_deck, chance_from_counts, card_in, card_out,
-                                    hide_cards, count_unseen, redeal_unseen, draw_top)
-from catsearch._core.text cimport (TextFields, TextOut, write_text, card_table, check_counts,
-                                   read_hands, put_int, put_ints, put_turn_or_dash, put_hands,
-                                   put_run_or_dash, put_counted_or_dash)
+from catsearch._core.zobrist cimport count_key, set_value, turn_key
+from catsearch._core.cards cimport (shuffled_deck, card_in, card_out,
+                                    reveal_unknown, count_unseen, unseen_fn, hide_hands_deck,
+                                    determinize_hands_deck, hand_chance_outcomes, put_on_top,
+                                    draw_top, pass_to_holder)
+from catsearch._core.text cimport (TextFields, TextOut, CardLetters, card_letters, write_text,
+                                   check_counts, read_hands, read_deck, read_turn, put_int,
+                                   put_ints, put_turn_or_dash, put_hands, put_run_or_dash,
+                                   put_counted_or_dash)
 
 from catsearch._core.draws import draw_observation, read_draw
 from catsearch._core.game import GameSpec, register
@@ -45,6 +48,9 @@ from catsearch.errors import InvalidMoveError, NotationError
 LETTERS = "123456789ABCDEF?"
 LETTERS_OWN = "123456789ABCDEF*"       # the view's own hand: * is a card drawn in a search
 CARD_NAMES = tuple(f"card {t + 1}" for t in range(SUM_TYPES))
+cdef CardLetters _L, _L_OWN            # the letters for the C reader (.table), writer (.chars)
+card_letters(&_L, LETTERS)
+card_letters(&_L_OWN, LETTERS_OWN)
 cdef enum:
     MOST_POINTS = 120                  # 1 + 2 + ... + 15
 
@@ -96,18 +102,10 @@ cdef void unseen_counts(SumData* d, int seat, int* cnt) noexcept nogil:
 
 cdef void end_turn(SumData* d, int p) noexcept nogil:
     """Draw the deck's top card (while there is one), then pass to the next seat with cards."""
-    cdef int i, q = p, n = d.h.players
     if d.deck_top < d.deck_len:
         card_in(&d.h.hash, &Z_HAND[p][0][0], 4, d.hand[p], &d.hand_size[p],
                 draw_top(&d.h.hash, &Z_DECK[0][0], 16, d.deck, &d.deck_top))
-    d.h.ply += 1
-    for i in range(n):
-        q = next_seat(q, n)
-        if d.hand_size[q] > 0:
-            set_turn(&d.h, Z_TURN, q)
-            return
-    set_turn(&d.h, Z_TURN, NO_SEAT)
-    d.h.terminal = 1
+    pass_to_holder(&d.h, Z_TURN, d.hand_size)
 
 
 cdef class ToySum(State):
@@ -175,31 +173,23 @@ cdef class ToySum(State):
 
     # -- knowledge: a seat's view, determinizations, chance in a view ----------------------
     cdef void hide_c(self, int seat) noexcept nogil:
-        cdef SumData* d = &self.d
-        hide_cards(&d.h, seat, &d.hand[0][0], 16, SUM_TYPES, SUM_UNK, d.deck + d.deck_top,
-                   d.deck_len - d.deck_top)
-        d.h.hash = self.compute_hash_c()
+        hide_hands_deck(self, seat, &self.d.hand[0][0], 16, SUM_TYPES, SUM_UNK,
+                        self.d.deck + self.d.deck_top, self.d.deck_len - self.d.deck_top)
 
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
-        cdef SumData* d = &self.d
-        cdef int cnt[SUM_TYPES]
-        unseen_counts(d, seat, cnt)
-        redeal_unseen(&d.h, seat, cnt, SUM_TYPES, &d.hand[0][0], 16, d.hand_size, SUM_UNK,
-                      d.deck + d.deck_top, d.deck_len - d.deck_top, rng)
-        d.h.hash = self.compute_hash_c()
+        # everything `seat` has not seen, dealt at random into the places it cannot see
+        determinize_hands_deck(self, seat, rng, <unseen_fn>unseen_counts, SUM_TYPES,
+                               &self.d.hand[0][0], 16, self.d.hand_size, SUM_UNK,
+                               self.d.deck + self.d.deck_top, self.d.deck_len - self.d.deck_top)
 
     cdef int chance_outcomes_c(self, int* outcomes, double* weights) noexcept nogil:
-        cdef int cnt[SUM_TYPES]
-        if self.d.h.terminal or self.d.hand[self.d.h.current][SUM_UNK] == 0:
-            return 0        # only the mover's unknown cards are drawn by chance
-        unseen_counts(&self.d, NO_SEAT, cnt)
-        return chance_from_counts(cnt, SUM_TYPES, outcomes, weights)
+        return hand_chance_outcomes(self, <unseen_fn>unseen_counts, SUM_TYPES, &self.d.hand[0][0],
+                                    16, SUM_UNK, outcomes, weights)
 
     cdef void apply_chance_c(self, int t) noexcept nogil:
         cdef SumData* d = &self.d
         cdef int p = d.h.current
-        card_out(&d.h.hash, &Z_HAND[p][0][0], 4, d.hand[p], &d.hand_size[p], SUM_UNK, SUM_UNK)
-        card_in(&d.h.hash, &Z_HAND[p][0][0], 4, d.hand[p], &d.hand_size[p], t)
+        reveal_unknown(&d.h.hash, &Z_HAND[p][0][0], 4, d.hand[p], &d.hand_size[p], SUM_UNK, t)
 
     # -- the heuristic and the evaluation ---------------------------------------------------
     cdef int heuristic_move_c(self, Rng* rng, int* buf, int n) noexcept nogil:
@@ -209,8 +199,7 @@ cdef class ToySum(State):
         cdef const double* w = heuristic_weights(&d.h, HW)
         cdef int i, m
         cdef Pick pick
-        if n == 0:
-            n = self.legal_moves_c(buf)
+        n = heuristic_moves(self, buf, n)
         pick_start(&pick, buf[0])
         for i in range(n):
             m = buf[i]
@@ -335,9 +324,7 @@ cdef class ToySum(State):
             if cnt[drawn] < 1:
                 raise ValueError(f"seat {seat} cannot draw {LETTERS[drawn]!r} "
                                  f"({CARD_NAMES[drawn]}): it has seen it")
-            # the view's top card becomes the one the seat drew, before the move draws it
-            d.h.hash ^= Z_DECK[d.deck_top][d.deck[d.deck_top]] ^ Z_DECK[d.deck_top][drawn]
-            d.deck[d.deck_top] = drawn
+            put_on_top(&d.h.hash, &Z_DECK[0][0], 16, d.deck, d.deck_top, drawn)
         self.apply_c(m)
         return m
 
@@ -378,21 +365,13 @@ cdef class ToySum(State):
             counts[t] = 0
         d.bound = f.int_c("bound", 15, MOST_POINTS)
         d.total = f.int_c("total", 0, d.bound)
-        read_hands(f, "hands", n, s, SUM_HAND, _TABLE, LETTERS, _TABLE_OWN, LETTERS_OWN,
+        read_hands(f, "hands", n, s, SUM_HAND, _L.table, LETTERS, _L_OWN.table, LETTERS_OWN,
                    CARD_NAMES, counts, &d.hand[0][0], 16, d.hand_size)
-        a = f.key("deck")
-        k = f.cards_c("deck", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, True, "", cards, 16)
-        if k > SUM_TYPES - SUM_HAND * n:
-            raise f.error(f["deck"], f"{k} cards is more than the deck holds after the deal")
         d.deck_len = SUM_TYPES
-        d.deck_top = SUM_TYPES - k
-        for i in range(k):
-            d.deck[d.deck_top + i] = cards[i]
-            if s >= 0 and cards[i] != SUM_UNK:
-                raise f.error(f["deck"], f"seat {s}'s view shows {CARD_NAMES[cards[i]]} in the "
-                              f"deck: nobody sees the deck's cards (write ?)", i, 1)
+        read_deck(f, "deck", _L.table, LETTERS, counts, s, CARD_NAMES, d.deck, SUM_TYPES,
+                  SUM_TYPES - SUM_HAND * n, &d.deck_top)
         a = f.key("played")
-        k = f.cards_c("played", f.vstart[a], f.vend[a], _TABLE, LETTERS, counts, False, "",
+        k = f.cards_c("played", f.vstart[a], f.vend[a], _L.table, LETTERS, counts, False, "",
                       cards, 16)
         for i in range(min(k, 16)):
             d.played[cards[i]] = 1
@@ -413,30 +392,10 @@ cdef class ToySum(State):
             if d.deck_top < d.deck_len and d.hand_size[p] != SUM_HAND:
                 raise NotationError("while the deck has cards every hand holds 3", f.text)
             held += d.hand_size[p]
-        if held == 0:
-            if not f.is_("turn", b"-"):
-                raise f.error(f["turn"], "the game is over (every hand empty): turn must be -")
-            d.h.terminal = 1
-            d.h.current = NO_SEAT
-        else:
-            p = f.int_c("turn", 0, n - 1)
-            if d.hand_size[p] == 0:
-                raise f.error(f["turn"], f"seat {p} holds no cards and cannot be the seat "
-                              f"to move")
-            d.h.current = p
+        read_turn(f, &d.h, d.hand_size, held == 0, "every hand empty")
 
     def _write_text(self):
         return write_text(self, _put_field)
-
-
-cdef signed char _TABLE[128]
-card_table(LETTERS, _TABLE)
-cdef signed char _TABLE_OWN[128]
-card_table(LETTERS_OWN, _TABLE_OWN)
-cdef bytes _LETTERS_B = LETTERS.encode("ascii")
-cdef const char* _LETTERS = _LETTERS_B
-cdef bytes _LETTERS_OWN_B = LETTERS_OWN.encode("ascii")
-cdef const char* _LETTERS_OWN = _LETTERS_OWN_B
 
 
 cdef int _put_field(State st, TextOut* o, int j) except -1:
@@ -450,11 +409,11 @@ cdef int _put_field(State st, TextOut* o, int j) except -1:
     elif j == 3:                                # total
         put_int(o, d.total)
     elif j == 4:                                # hands
-        put_hands(o, &d.hand[0][0], 16, d.h.players, d.h.view_seat, _LETTERS, _LETTERS_OWN)
+        put_hands(o, &d.hand[0][0], 16, d.h.players, d.h.view_seat, _L.chars, _L_OWN.chars)
     elif j == 5:                                # deck
-        put_run_or_dash(o, d.deck + d.deck_top, d.deck_len - d.deck_top, _LETTERS)
+        put_run_or_dash(o, d.deck + d.deck_top, d.deck_len - d.deck_top, _L.chars)
     elif j == 6:                                # played
-        put_counted_or_dash(o, d.played, SUM_TYPES, _LETTERS)
+        put_counted_or_dash(o, d.played, SUM_TYPES, _L.chars)
     elif j == 7:                                # points
         put_ints(o, d.points, d.h.players)
     else:

@@ -9,7 +9,6 @@ that seat, and no observation tells a seat anything it cannot know.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -43,10 +42,8 @@ def check_observations(game_id: str, players: int, *, games: int = 3, seed: int 
     :returns: counts: ``moves``, ``observations``, ``leak_checks``.
     :raises ConformanceError: the first failure, naming game, seed, ply and what failed.
     """
-    options = dict(options or {})
-    ck = _Checker(game_id, players, seed, options)
-    report = {"moves": 0, "observations": 0, "leak_checks": 0}
-    rng = random.Random(seed)
+    ck = _Checker(game_id, players, seed, options, ("moves", "observations", "leak_checks"))
+    report, rng = ck.report, ck.rng
     for g, game_seed, st in ck.deals(games, salt=1000):
         views = [st.view(s) for s in range(players)]
         ply = 0

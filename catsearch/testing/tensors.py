@@ -9,7 +9,6 @@ different whenever the seat's knowledge differs (its :meth:`info_key`).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,10 +37,8 @@ def check_tensors(game_id: str, players: int, *, games: int = 3, seed: int = 0,
     :returns: counts: ``states``, ``tensors``, ``determinizations``.
     :raises ConformanceError: the first failure, naming game, seed, ply and what failed.
     """
-    options = dict(options or {})
-    ck = _Checker(game_id, players, seed, options)
-    report = {"states": 0, "tensors": 0, "determinizations": 0}
-    rng = random.Random(seed)
+    ck = _Checker(game_id, players, seed, options, ("states", "tensors", "determinizations"))
+    report, rng = ck.report, ck.rng
     shapes: dict[str, tuple] = {}
     known: dict[tuple[int, bytes], int] = {}      # (seat, information-state bytes) -> info key
     for g, game_seed, st in ck.deals(games, salt=2000):

@@ -21,9 +21,13 @@ def read(game_id, text, fast):
 
 
 def positions(game_id, players, every):
+    """The notation and a seat's view of every ``every``-th state of two random games; of
+    at least four states where the games are shorter than that (a short game)."""
     opts = {"setup": "random"} if game_id == "cat-earth" and players == 3 else {}
-    for i, (st, _) in enumerate(random_game_states(game_id, players, games=2, seed=players,
-                                                   **opts)):
+    states = [st.clone() for st, _ in random_game_states(game_id, players, games=2,
+                                                         seed=players, **opts)]
+    every = max(1, min(every, len(states) // 3))
+    for i, st in enumerate(states):
         if i % every == 0:
             yield st.to_text()
             yield st.view_text(i % players)

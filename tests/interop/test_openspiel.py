@@ -293,3 +293,25 @@ def test_openspiel_bots_play_whole_games_slow(cio, game_id, players):
     """Full rollouts, but The Cat's (~800 random moves to the end) cut at 100 moves."""
     _bot_game(cio, game_id, players, iterations=10, seed=players,
               max_length=100 if game_id == "the-cat" else None)
+
+
+def test_resample_honours_the_inference_parameter(cio):
+    """Herding Cats after a discard: resampling deals only worlds the discard allows, unless
+    the game is loaded with inference=none."""
+    import catsearch
+    rng = __import__("random").Random(4)
+    st = catsearch.new_game("herding-cats", 2, seed=4)
+    while "cannot=" not in st.to_text() or st.is_terminal():
+        st.apply(st.heuristic_move(seed=rng.randrange(2**32)))
+    p = st.current_player
+    view = st.view(p)
+    refused = {}
+    for inference in ("rules", "none"):
+        game = cio.load_game("herding-cats", players=2, inference=inference)
+        os_state = cio.from_catsearch(st, game)
+        worlds = [os_state.resample(p, k).catsearch_state() for k in range(60)]
+        refused[inference] = sum(not view.allows(w) for w in worlds)
+    assert refused["rules"] == 0
+    assert refused["none"] > 0
+    with pytest.raises(ValueError, match="inference"):
+        cio.load_game("herding-cats", players=2, inference="policyx")
