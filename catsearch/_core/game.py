@@ -23,10 +23,14 @@ from typing import Any
 from catsearch._core.options import Option, OptionError, check_options
 from catsearch._core.state import State
 
-__all__ = ["GameSpec", "register", "lookup", "listed", "registered"]
+__all__ = ["GameSpec", "register", "lookup", "listed", "registered", "notation_fields",
+           "GENERIC_MOVES_LEFT"]
 
 #: what ``weights`` may be where the heuristic's weights are given (``heuristic_move``): a
 #: mapping of names to numbers, checked as the players' ``weights`` option family is
+#: the decisions a seat is taken to have left when its game gives no better estimate
+GENERIC_MOVES_LEFT = 40
+
 _WEIGHTS = Option("weights", dict, None, none_ok=True, family=True,
                   doc="the heuristic's weights, name -> number")
 
@@ -95,6 +99,7 @@ class GameSpec:
     gloss: Callable[[str, int | None], str | None] | None = field(default=None, compare=False)
     render: str | None = None
     hidden_moves: bool = False
+    moves_left: Callable[[State], int] | None = field(default=None, compare=False)
     history: tuple[str, ...] = ()
     _players: Option = field(init=False, repr=False, compare=False)
 
@@ -118,6 +123,19 @@ class GameSpec:
             if name == option:
                 return value
         return fallback
+
+    def estimate_moves_left(self, state: State) -> int:
+        """The decisions the seat to move of ``state`` still has to make, this one included
+        (at least 1): the game's :attr:`moves_left`, else the moves ``max_game_length``
+        leaves after the state's ply shared among the seats (at most
+        :data:`GENERIC_MOVES_LEFT`), else :data:`GENERIC_MOVES_LEFT`."""
+        if self.moves_left is not None:
+            return max(1, int(self.moves_left(state)))
+        n = state.players
+        if self.max_game_length is not None:
+            left = max(0, self.max_game_length(n) - state.ply)
+            return max(1, min(GENERIC_MOVES_LEFT, -(-left // n)))
+        return GENERIC_MOVES_LEFT
 
     @functools.cached_property
     def keys(self) -> tuple[str, ...]:
@@ -199,6 +217,12 @@ class GameSpec:
         known = ", ".join(o.name for o in self.heuristic_weights) or "none"
         raise OptionError(f"{self.id}'s heuristic has no weight {name!r}; its weights are "
                           f"{known}", owner=f"{self.id} heuristic", option=f"weights.{name}")
+
+
+def notation_fields(state: State) -> dict[str, str]:
+    """The ``key=value`` fields of ``state``'s notation (a view's too), as a dict of texts:
+    what a game's ``moves_left`` reads."""
+    return dict(f.split("=", 1) for f in state.to_text().split() if "=" in f)
 
 
 _HEAPTYPE = 1 << 9          # Py_TPFLAGS_HEAPTYPE: a class written in Python

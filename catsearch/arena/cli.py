@@ -54,6 +54,11 @@ def _add_match_options(p: argparse.ArgumentParser, sweep: bool = False) -> None:
                    metavar="MODULE", help="import a module or .py file that registers "
                    "extra players with register_player (repeatable)")
     if not sweep:
+        g.add_argument("--tc", default=None, metavar="BASE+INC",
+                       help="a time control: each seat's clock starts at BASE seconds and "
+                       "gains INC after each of its moves (10+0.1); built-in players and "
+                       "engines (go time .. inc ..) spend it by the time manager; a seat "
+                       "whose clock runs out loses by a timeout (a flag)")
         g.add_argument("--sprt", default=None, metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
                        help="stop as soon as a GSPRT decides (2 players; default model "
                        "normalized Elo; add model=logistic for plain Elo)")
@@ -98,7 +103,7 @@ def _entrants(players, setoptions, imports=()):
 
 
 def _cmd_match(args) -> int:
-    from catsearch.arena.config import MatchConfig
+    from catsearch.arena.config import MatchConfig, TimeControl
     from catsearch.arena.match import run_match
     from catsearch.arena.stats import SPRT
     sprt = SPRT.parse(args.sprt) if args.sprt else None
@@ -108,7 +113,8 @@ def _cmd_match(args) -> int:
                          seats=args.seats, groups=groups, seed=args.seed,
                          seatings=args.seatings, game_options=_game_options(args.option),
                          move_timeout=args.move_timeout, on_failure=args.on_failure,
-                         sprt=sprt, imports=tuple(args.imports))
+                         sprt=sprt, imports=tuple(args.imports),
+                         time_control=(TimeControl.parse(args.tc) if args.tc else None))
     result = run_match(config, out=args.out, summary=args.summary,
                        concurrency=args.concurrency, backend=args.backend,
                        progress=not args.quiet, resume=not args.fresh,

@@ -12,13 +12,61 @@ from catsearch.arena.entrants import Entrant, load_imports
 from catsearch.arena.schedule import games_per_group, seatings, tables
 from catsearch.arena.stats import SPRT
 
-__all__ = ["MatchConfig", "parse_game_option", "FORMAT"]
+__all__ = ["MatchConfig", "TimeControl", "parse_game_option", "FORMAT"]
 
 #: the version of the results file format (the first line's ``format``)
 FORMAT = 1
 
 #: the fields that must be equal to resume a results file (the rest may change)
-IDENTITY = ("game", "game_options", "seats", "seed", "seatings", "entrants", "move_timeout")
+IDENTITY = ("game", "game_options", "seats", "seed", "seatings", "entrants", "move_timeout",
+            "time_control")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TimeControl:
+    """A game's clock: every seat starts with ``base`` seconds and gets ``inc`` more after
+    each of its moves; a seat whose clock runs out (its move took more than it had) loses
+    the game by a ``timeout`` failure. Written ``BASE+INC`` in seconds (``10+0.1``; ``60``
+    is ``60+0``).
+
+    :ivar base: each seat's time at the start, in seconds (> 0).
+    :ivar inc: the seconds added after each move (>= 0).
+    """
+
+    base: float
+    inc: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name, low in (("base", "> 0"), ("inc", ">= 0")):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise TypeError(f"TimeControl.{name} must be a number of seconds, not "
+                                f"{type(v).__name__} {v!r:.40}")
+            if not math.isfinite(v) or v < 0 or (name == "base" and v == 0) or v > 86_400:
+                raise ValueError(f"TimeControl.{name} must be a finite number of seconds "
+                                 f"{low} and at most 86400, not {v!r}")
+            object.__setattr__(self, name, float(v))
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """Read ``BASE[+INC]`` (seconds: ``10+0.1``, ``2+0.02``, ``60``).
+
+        :raises ValueError: not of that form, or a number out of range.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"a time control is a text like '10+0.1', not "
+                            f"{type(text).__name__}")
+        base, plus, inc = text.strip().partition("+")
+        try:
+            b = float(base)
+            i = float(inc) if plus else 0.0
+        except ValueError:
+            raise ValueError(f"a time control is BASE+INC in seconds (like 10+0.1), not "
+                             f"{text!r}") from None
+        return cls(base=b, inc=i)
+
+    def __str__(self) -> str:
+        return f"{self.base:g}+{self.inc:g}"
 
 
 def parse_game_option(text: str) -> tuple[str, object]:
@@ -52,6 +100,8 @@ class MatchConfig:
     :ivar sprt: stop the match once this test decides (two entrants only).
     :ivar imports: modules (or ``.py`` files) imported in every worker first, to register
         extra players.
+    :ivar time_control: each seat's clock (:class:`TimeControl`, or its text ``10+0.1``);
+        ``None``: no clock (each player searches by its own budget).
     """
 
     game: str
@@ -65,8 +115,14 @@ class MatchConfig:
     on_failure: str = "lose"
     sprt: SPRT | None = None
     imports: tuple[str, ...] = field(default=())
+    time_control: TimeControl | None = None
 
     def __post_init__(self) -> None:
+        if isinstance(self.time_control, str):
+            object.__setattr__(self, "time_control", TimeControl.parse(self.time_control))
+        if self.time_control is not None and not isinstance(self.time_control, TimeControl):
+            raise TypeError(f"time_control must be a TimeControl, its text or None, not "
+                            f"{type(self.time_control).__name__}")
         if self.game not in registered():     # a test game too (catsearch.testing's)
             raise ValueError(f"unknown game {self.game!r}; the games are "
                              f"{', '.join(catsearch.GAMES)}")
@@ -129,6 +185,7 @@ class MatchConfig:
             "on_failure": self.on_failure,
             "sprt": None if self.sprt is None else self.sprt.to_dict(),
             "imports": list(self.imports),
+            "time_control": None if self.time_control is None else str(self.time_control),
         }
 
     @classmethod
@@ -145,6 +202,7 @@ class MatchConfig:
             on_failure=d.get("on_failure", "lose"),
             sprt=None if d.get("sprt") is None else SPRT(**d["sprt"]),
             imports=tuple(d.get("imports", ())),
+            time_control=d.get("time_control"),
         )
 
     def identity(self) -> dict:

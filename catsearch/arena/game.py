@@ -20,6 +20,7 @@ from catsearch._core.options import as_int
 from catsearch.errors import IllegalMoveError
 from catsearch.search.players import Limits
 from catsearch.search.table import Table
+from catsearch.search.timeman import Clock
 
 __all__ = ["Worker", "play_game", "replay_moves"]
 
@@ -40,6 +41,8 @@ def play_game(config: MatchConfig, task: GameTask, slots: list[Slot]) -> GameRec
     failure: GameFailure | None = None
     specs: list[str | None] = [None] * n
     t_start = time.perf_counter()
+    tc = config.time_control
+    clocks = None if tc is None else [tc.base] * n     # each seat's remaining seconds
 
     def fail(seat: int, f: PlayerFailure) -> GameFailure:
         return GameFailure(seat=seat, player=config.entrants[task.seats[seat]].label,
@@ -61,8 +64,21 @@ def play_game(config: MatchConfig, task: GameTask, slots: list[Slot]) -> GameRec
         view = table.view(seat)
         limits = (Limits(seed=search_seed(task.seed, seat, len(moves)))
                   if slot.seeds_moves else None)
+        if clocks is not None:
+            # the seat's clock: an engine gets it (go time .. inc ..); a built-in player the
+            # time the time manager plans from it
+            limits = Limits(seed=None if limits is None else limits.seed,
+                            clock=Clock(time=max(0.0, clocks[seat]), inc=tc.inc))
+            if not slot.entrant.is_engine:
+                limits = limits.for_state(view)
         try:
             result, seconds = slot.search(view, limits)
+            if clocks is not None:
+                clocks[seat] -= seconds
+                if clocks[seat] < 0:
+                    raise PlayerFailure("timeout", f"flag: the move took {seconds:.3f} s, "
+                                        f"{-clocks[seat]:.3f} s past its clock ({tc})")
+                clocks[seat] += tc.inc
             move = result.move
             try:
                 # a whole number as everywhere in the API (numpy integers too), not a bool

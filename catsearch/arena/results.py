@@ -281,6 +281,11 @@ def summarize(config: MatchConfig, records: list[GameRecord], *,
         "players": players,
         "interrupted": interrupted,
     }
+    if config.time_control is not None:
+        out["time_control"] = {
+            "text": str(config.time_control),
+            "flags": sum(1 for r in records if r.failure_kind == "timeout"),
+        }
     if sprt is not None:
         out["sprt"] = sprt
     if P == 2 and config.seats == 2:
@@ -368,6 +373,11 @@ def format_table(summary: dict) -> str:
         fails = ", ".join(f"{k} {v}" for k, v in p["failures"].items() if v) or "0"
         row += f"  {ms:>8}  {fails}"
         lines.append(row)
+    if "time_control" in summary:
+        tc = summary["time_control"]
+        lines.append(f"  time control {tc['text']} (base+increment, seconds): {tc['flags']} "
+                     f"flag{'' if tc['flags'] == 1 else 's'} (clocks run out: timeout "
+                     f"failures)")
     lines.append(f"  (score: mean utility per game, 1 for a win, shared on ties; "
                  f"{summary['expected_score']:.3f} is even; ± or [low, high]: a 95% interval over "
                  f"deal groups)")

@@ -9,6 +9,7 @@ timeouts. What can go wrong is one of three exceptions, all :class:`EngineError`
 from __future__ import annotations
 
 import collections
+import math
 import queue
 import shlex
 import subprocess
@@ -343,6 +344,11 @@ class EngineClient(Player):
                 parts += ["depth", str(int(limits.depth))]
             if limits.seconds is not None:
                 parts += ["movetime", str(max(1, int(round(limits.seconds * 1000))))]
+            if limits.clock is not None:       # the engine's own time manager spends it
+                c = limits.clock
+                parts += ["time", str(int(c.time * 1000)), "inc", str(int(c.inc * 1000))]
+                if c.movestogo is not None:
+                    parts += ["movestogo", str(c.movestogo)]
         if limits.seed is not None:
             parts += ["seed", str(check_seed(limits.seed, "Limits.seed"))]
         return " ".join(parts)
@@ -355,8 +361,10 @@ class EngineClient(Player):
             self._send_stop()
         if limits.infinite:
             budget = None
-        elif limits.seconds is not None:
-            budget = limits.seconds + self.margin
+        elif limits.seconds is not None or limits.clock is not None:
+            budget = min(limits.seconds if limits.seconds is not None else math.inf,
+                         limits.clock.time if limits.clock is not None else math.inf)
+            budget += self.margin
         else:
             budget = self.timeout
         last: dict[str, object] = {}
@@ -386,7 +394,8 @@ class EngineClient(Player):
                 break
             if line.startswith("info string error:"):
                 error = error or line
-            elif tokens[0] == "info" and (len(tokens) < 2 or tokens[1] != "string"):
+            elif tokens[0] == "info" and (len(tokens) < 2
+                                          or tokens[1] not in ("string", "multipv")):
                 fields = _parse_info(tokens[1:])
                 last.update(fields)
                 if info is not None and callback_error is None and "pv" in fields:

@@ -17,10 +17,11 @@ from catsearch._core.game import registered
 from catsearch._core.options import SEED_MAX
 from catsearch._core.state import State
 from catsearch.search.players import Limits
+from catsearch.search.timeman import Clock
 
 __all__ = ["BadInput", "COMMANDS", "tokenize", "check_tokens", "clip", "QUOTE_MAX", "parse_int",
            "option_value", "parse_position", "Go", "parse_go", "no_args", "quote", "one_line", "SEED_MAX", "GO_COUNT_MAX",
-           "GO_DEPTH_MAX", "MOVETIME_MAX", "PERFT_MAX", "DEFAULT_PLAYERS"]
+           "GO_DEPTH_MAX", "MOVETIME_MAX", "MOVESTOGO_MAX", "PERFT_MAX", "DEFAULT_PLAYERS"]
 
 COMMANDS = ("uci", "isready", "setoption", "ucinewgame", "position", "go", "stop", "quit",
             "d", "legal", "perft", "bench")
@@ -28,6 +29,7 @@ COMMANDS = ("uci", "isready", "setoption", "ucinewgame", "position", "go", "stop
 GO_COUNT_MAX = 10**12
 GO_DEPTH_MAX = 1000
 MOVETIME_MAX = 86_400_000
+MOVESTOGO_MAX = 100_000
 PERFT_MAX = 64
 DEFAULT_PLAYERS = 3
 
@@ -216,8 +218,10 @@ def _state(game_id: str, players: int | None, options: dict, args: list[str],
 
 @dataclass(frozen=True)
 class Go:
-    """A ``go`` line read: the search's limits, whether it waits for ``stop``, and the
-    milliseconds after which the engine stops it (``None``: no time limit)."""
+    """A ``go`` line read: the search's limits (with ``time``, their ``clock``: the engine
+    turns it into the search's time with the time manager, :meth:`Limits.for_state`),
+    whether it waits for ``stop``, and the milliseconds after which the engine stops it
+    (``None``: no time limit, or the clock's plan)."""
 
     limits: Limits
     infinite: bool
@@ -225,7 +229,12 @@ class Go:
 
 
 _GO_VALUED = {"iterations": (1, GO_COUNT_MAX), "nodes": (1, GO_COUNT_MAX),
-              "depth": (1, GO_DEPTH_MAX), "movetime": (1, MOVETIME_MAX), "seed": (0, SEED_MAX)}
+              "depth": (1, GO_DEPTH_MAX), "movetime": (1, MOVETIME_MAX), "seed": (0, SEED_MAX),
+              "time": (0, MOVETIME_MAX), "inc": (0, MOVETIME_MAX),
+              "movestogo": (1, MOVESTOGO_MAX)}
+#: every keyword of go, in the order the errors list them
+_GO_KEYWORDS = ("iterations", "nodes", "depth", "movetime", "time", "inc", "movestogo",
+                "infinite", "seed")
 
 
 def parse_go(args: list[str], iterations: int = 0, movetime: int = 0, seed: int = 0) -> Go:
@@ -248,9 +257,13 @@ def parse_go(args: list[str], iterations: int = 0, movetime: int = 0, seed: int 
             seen[kw] = parse_int(args[i + 1], f"go {kw}", *_GO_VALUED[kw])
             i += 2
         else:
-            raise BadInput(f"go: unknown keyword {quote(kw)}; the keywords are iterations, "
-                           f"nodes, depth, movetime, infinite, seed")
-    limited = [k for k in ("iterations", "nodes", "depth", "movetime") if k in seen]
+            raise BadInput(f"go: unknown keyword {quote(kw)}; the keywords are "
+                           f"{', '.join(_GO_KEYWORDS)}")
+    for kw in ("inc", "movestogo"):
+        if kw in seen and "time" not in seen:
+            raise BadInput(f"go: {kw} needs time (the seat's remaining time: 'go time <ms> "
+                           f"inc <ms> [movestogo <n>]')")
+    limited = [k for k in ("iterations", "nodes", "depth", "movetime", "time") if k in seen]
     infinite = bool(seen.get("infinite"))
     if infinite and limited:
         raise BadInput(f"go: infinite cannot be combined with {', '.join(limited)}")
@@ -259,7 +272,11 @@ def parse_go(args: list[str], iterations: int = 0, movetime: int = 0, seed: int 
     if not limited and not infinite:
         its = iterations or None
         ms = movetime or None
+    clock = None
+    if "time" in seen:
+        clock = Clock(time=seen["time"] / 1000.0, inc=seen.get("inc", 0) / 1000.0,
+                      movestogo=seen.get("movestogo"))
     limits = Limits(iterations=its, nodes=seen.get("nodes"), depth=seen.get("depth"),
                     seconds=None if ms is None else ms / 1000.0, infinite=infinite,
-                    seed=seen.get("seed", seed))
+                    seed=seen.get("seed", seed), clock=clock)
     return Go(limits, infinite, ms)

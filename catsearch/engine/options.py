@@ -1,4 +1,5 @@
-"""The engine's options (``Player``, ``Iterations``, ``MoveTime``, ``Threads``, ``Seed``):
+"""The engine's options (``Player``, ``Iterations``, ``MoveTime``, ``Threads``, ``Seed``,
+``MultiPV``):
 declared once, announced by ``uci``, set by ``setoption``, and turned into the player.
 
 The spin options are :class:`~catsearch._core.options.Option` declarations; ``uci`` writes
@@ -23,6 +24,7 @@ __all__ = ["EngineOptions", "SPIN_OPTIONS", "ITERATIONS_OPTION_MAX", "THREADS_MA
 
 ITERATIONS_OPTION_MAX = 10**9
 THREADS_MAX = 256
+MULTIPV_MAX = 64
 
 #: the spin options, by the field of :class:`EngineOptions` they set
 SPIN_OPTIONS: dict[str, Option] = {
@@ -34,6 +36,8 @@ SPIN_OPTIONS: dict[str, Option] = {
                       doc="threads of the search (the player's threads option)"),
     "seed": Option("Seed", int, 0, 0, SEED_MAX,
                    doc="the seed of a go without seed, and of the player"),
+    "multipv": Option("MultiPV", int, 0, 0, MULTIPV_MAX,
+                      doc="each info is followed by this many multipv lines (0: none)"),
 }
 OPTION_NAMES = ("Player",) + tuple(o.name for o in SPIN_OPTIONS.values())
 
@@ -52,6 +56,7 @@ class EngineOptions:
     movetime: int = SPIN_OPTIONS["movetime"].default
     threads: int = SPIN_OPTIONS["threads"].default
     seed: int = SPIN_OPTIONS["seed"].default
+    multipv: int = SPIN_OPTIONS["multipv"].default
 
 
 def uci_option_lines() -> list[str]:

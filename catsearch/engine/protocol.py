@@ -301,11 +301,15 @@ class Engine:
             self.player.weights_for(st.game_id)
         except (TypeError, ValueError) as e:
             raise BadInput(f"go: setoption Player: {e}") from None
-        job = SearchJob(player=self.player, state=st.clone(), limits=go.limits,
+        limits, movetime = go.limits, go.movetime
+        if limits.clock is not None:         # the time manager: the clock -> this search's time
+            limits = limits.for_state(st)
+            movetime = max(1, int(round(limits.seconds * 1000)))
+        job = SearchJob(player=self.player, state=st.clone(), limits=limits,
                         infinite=go.infinite, out=self.out, log=self.log,
-                        current_player=lambda: self.player)
+                        current_player=lambda: self.player, multipv=self.options.multipv)
         self.job = job
-        job.start(go.movetime)
+        job.start(movetime)
 
     def cmd_stop(self, args: list[str]) -> None:
         no_args("stop", args)

@@ -20,7 +20,7 @@ from catsearch.engine.commands import one_line
 from catsearch.search.limits import StopToken
 from catsearch.search.players import Limits, Player, SearchResult
 
-__all__ = ["Output", "SearchJob", "TaskJob", "format_info"]
+__all__ = ["Output", "SearchJob", "TaskJob", "format_info", "format_multipv"]
 
 
 def format_info(result: SearchResult, state: State) -> str:
@@ -30,6 +30,20 @@ def format_info(result: SearchResult, state: State) -> str:
     value = ",".join(f"{v:.4f}" for v in result.value) or "-"
     return (f"info depth {result.depth} iterations {result.iterations} nodes {result.nodes} "
             f"nps {nps} time {ms} value {value} pv {state.move_to_str(result.move)}")
+
+
+def format_multipv(result: SearchResult, state: State, k: int) -> list[str]:
+    """The ``info multipv`` lines of a (partial) search result: its ``k`` best moves
+    (:meth:`SearchResult.ranked`), each with its visits, its mean for the searching seat and,
+    where the searcher keeps it, its value for every seat."""
+    lines = []
+    for r in result.ranked(k) if k else ():
+        line = (f"info multipv {r.rank} move {state.move_to_str(r.move)} visits {r.visits} "
+                f"mean {r.mean:.4f}")
+        if r.value is not None:
+            line += " value " + ",".join(f"{v:.4f}" for v in r.value)
+        lines.append(line)
+    return lines
 
 
 class Output:
@@ -87,6 +101,8 @@ class SearchJob:
     #: the engine's player now, asked when the search ends: a player replaced meanwhile
     #: (``setoption``, ``ucinewgame``) is closed by the job
     current_player: Callable[[], Player] | None = None
+    #: ``info multipv`` lines after each ``info`` (the MultiPV option; 0: none)
+    multipv: int = 0
 
     def start(self, movetime: int | None) -> None:
         """Run the search in its thread; ``movetime`` (ms): stop it then."""
@@ -119,12 +135,13 @@ class SearchJob:
 
         def on_info(partial: SearchResult) -> None:
             try:
-                line = format_info(partial, searched)
+                lines = [format_info(partial, searched),
+                         *format_multipv(partial, searched, self.multipv)]
             except Exception:
                 return
             with self.out.lock:
                 if not self.finished:
-                    self.out.write(line)
+                    self.out.write(*lines)
 
         lines: list[str]
         try:
@@ -137,6 +154,7 @@ class SearchJob:
                 raise RuntimeError(f"the player answered move {result.move}, which is not "
                                    f"legal here")
             lines = [format_info(result, searched),
+                     *format_multipv(result, searched, self.multipv),
                      f"bestmove {searched.move_to_str(result.move)}"]
         except Exception as e:
             traceback.print_exc(file=self.log)

@@ -39,7 +39,7 @@ import operator
 import re
 from collections.abc import Mapping
 
-from catsearch._core.game import GameSpec, register
+from catsearch._core.game import GameSpec, notation_fields, register
 from catsearch._core.notation import with_article
 from catsearch._core.text cimport (TextFields, TextOut, CardLetters, card_letters, write_text,
                                    check_counts,
@@ -722,6 +722,21 @@ def max_game_length(int players) -> int:
     return 2 * cards + cards // 5 + players
 
 
+def moves_left(st) -> int:
+    """The seat to move's decisions to come (GameSpec.moves_left), estimated: two a turn (a
+    put and a pick-up or set), for as many turns as the deck lasts (about 2.3 cards a turn)
+    or as the leader needs for its fifth set (3 turns a set), whichever is fewer; one in a
+    final turn."""
+    f = notation_fields(st)
+    if int(f["finals"]):
+        return 1
+    n = st.players
+    deck = 0 if f["deck"] == "-" else len(f["deck"])
+    sets = max(0 if s == "-" else len(s.split(",")) for s in f["sets"].split("/"))
+    turns = min(-(-deck * 10 // (23 * n)), 3 * (5 - sets))
+    return max(1, 2 * max(1, turns) - (1 if f["step"] == "2" else 0))
+
+
 SPEC = GameSpec(
     id="cat-cards", name="Cat Cards", size=sizeof(CCData), moves=CC_MOVES,
     notation=("players", "turn", "step", "finals", "revealed", "piles", "hands", "deck",
@@ -740,7 +755,7 @@ SPEC = GameSpec(
                doc="a cat: its value plus one per cat held sharing a colour, at most this"),
     ),
     max_game_length=max_game_length, search_defaults=(("exploration", 0.92), ("prior", 0.37)),
-    gloss=gloss, render="cat-cards",
+    gloss=gloss, render="cat-cards", moves_left=moves_left,
     hidden_moves=False)    # every move is seen as it was made
 fill_weights(HW, HW_N, SPEC)
 

@@ -52,7 +52,7 @@ from catsearch._core.cards cimport (shuffled_deck, shuffled_pool, chance_from_co
                                     redeal_hand, redeal_hands, redeal_run, card_in, card_out,
                                     hide_cards)
 
-from catsearch._core.game import GameSpec, register
+from catsearch._core.game import GameSpec, notation_fields, register
 from catsearch._core.notation import words_for
 from catsearch._core.text cimport (TextFields, TextOut, CardLetters, card_letters, write_text,
                                    card_table, check_counts,
@@ -1137,6 +1137,25 @@ def max_game_length(int players) -> int:
     return 30 + 100 * players * 5
 
 
+def moves_left(st) -> int:
+    """The seat to move's decisions to come (GameSpec.moves_left), estimated: its houses and
+    trees still to place in the setup, then two decisions a round (a card or two and an end)
+    for the rounds left, at most until round 100: 10 rounds, and 8 for each house of the
+    seat with the second most (the game ends when one seat is left with houses)."""
+    f = notation_fields(st)
+    n = st.players
+    rnd = int(f["round"])
+    board = f["board"]
+    houses = sorted((board.count(str(p)) for p in range(n)), reverse=True)
+    second = houses[1] if n > 1 else houses[0]
+    setup = 0
+    if f["phase"] in ("house", "tree"):
+        setup = max(1, -(-(24 + 4 - sum(houses) - board.count("T")) // n))
+        second = max(second, 24 // n)
+    rounds = max(1, min(MAX_ROUNDS - rnd + 1, 10 + 8 * second))
+    return setup + 2 * rounds
+
+
 SPEC = GameSpec(
     id="cat-earth", name="Cat Earth", size=sizeof(CEData), moves=CE_MOVES,
     notation=("players", "phase", "turn", "round", "played", "pending", "board", "hands",
@@ -1155,7 +1174,7 @@ SPEC = GameSpec(
                doc="a discard: per card of the type held (the type's value counts -1)"),
     ),
     max_game_length=max_game_length, search_defaults=(("cutoff", 10),), gloss=gloss,
-    render="cat-earth",
+    render="cat-earth", moves_left=moves_left,
     hidden_moves=False)    # every move is seen as it was made
 fill_weights(HW, HW_N, SPEC)
 

@@ -544,6 +544,8 @@ SPEC = GameSpec(
                    "come)"),
     ),
     max_game_length=max_game_length, gloss=gloss, render="herding-cats",
+    moves_left=lambda st: -(-sum(len(v) for k, v in st.cards().items()    # a turn a card
+                                 if k[:4] in ("deck", "hand")) // st.players),
     hidden_moves=False,    # every move is seen as it was made
     history=("cannot",))   # what the discards revealed (docs/rules/herding-cats.rst)
 fill_weights(HW, HW_N, SPEC)

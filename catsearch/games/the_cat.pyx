@@ -45,7 +45,7 @@ from catsearch._core.cards cimport shuffled_pool, chance_from_counts
 import operator
 import re
 
-from catsearch._core.game import GameSpec, register
+from catsearch._core.game import GameSpec, notation_fields, register
 from catsearch._core.notation import words_for
 from catsearch._core.options import Option, check_int
 from catsearch.errors import IllegalMoveError, InvalidMoveError, NotationError
@@ -453,6 +453,22 @@ def max_game_length(int players) -> int:
     return 50 * 200 * players
 
 
+def moves_left(st) -> int:
+    """The seat to move's decisions to come (GameSpec.moves_left), estimated: a decision a
+    tick; the rounds still needed to reach the target at the leader's pace so far (about a
+    fifth of the target a round before any round ended), each as many ticks as the rounds so
+    far took (50 before the first ended), the current round's ticks done taken off."""
+    f = notation_fields(st)
+    target, rnd = int(f["target"]), max(1, int(f["round"]))
+    tick, rtick = int(f["tick"]), int(f["rtick"])
+    lead = max(int(s) for s in f["scores"].split(","))
+    done = rnd - 1
+    pace = max(1.0, lead / done) if done and lead else max(1.0, target / 5)
+    rounds = min(50 - done, max(1, -(-(target - lead) // int(round(pace)))))
+    ticks = (tick - rtick) / done if done else 50.0
+    return max(1, int(rounds * ticks - min(rtick, 0.75 * ticks)))
+
+
 SPEC = GameSpec(
     id="the-cat", name="The Cat", size=sizeof(TCData), moves=TC_MOVES,
     notation=("players", "target", "round", "tick", "rtick", "scores", "turn", "chosen",
@@ -466,7 +482,7 @@ SPEC = GameSpec(
                    "made one time in this many (its whole part; 0: never)"),
     ),
     max_game_length=max_game_length, search_defaults=(("cutoff", 8),), gloss=gloss,
-    render="the-cat",
+    render="the-cat", moves_left=moves_left,
     hidden_moves=True)     # the simultaneous actions are hidden from the other seats
 fill_weights(HW, HW_N, SPEC)
 

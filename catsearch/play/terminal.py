@@ -241,10 +241,11 @@ class HumanSession:
                   f"{result.seconds:.2f} s"]
         self.say(f"hint ({level}{hidden_spec(self.hint_spec)}): {where}{view.move_to_str(result.move)}"
                  f"  value for you {value:.3f}  ({', '.join(d for d in detail if d)})")
-        ranked = sorted(result.stats.items(), key=lambda kv: -kv[1].visits)[:3]
+        ranked = result.ranked(3)          # the top candidates, best first
         if len(ranked) > 1:
-            self.say("  most searched: " + ", ".join(
-                f"{view.move_to_str(m)} {st.mean:.3f} ({st.visits} visits)" for m, st in ranked))
+            self.say("  top moves: " + ", ".join(
+                f"{r.rank}. {view.move_to_str(r.move)} {r.mean:.3f} ({r.visits} visits)"
+                for r in ranked))
 
     def choose(self) -> int:
         """Ask the person for a move until a legal one comes; return it."""

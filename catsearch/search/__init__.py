@@ -11,8 +11,10 @@ from catsearch.search.players import (
     MoveStats,
     Player,
     RandomPlayer,
+    RankedMove,
     SearchResult,
 )
+from catsearch.search.timeman import Clock, TimeManager, TimePlan
 from catsearch.search.spec import make_player, player_names, register_player
 from catsearch.search.expectimax import Expectimax
 from catsearch.search.table import Played, PlayerError, Table
@@ -22,6 +24,10 @@ __all__ = [
     "Limits",
     "SearchResult",
     "MoveStats",
+    "RankedMove",
+    "Clock",
+    "TimeManager",
+    "TimePlan",
     "RandomPlayer",
     "HeuristicPlayer",
     "ISMCTS",

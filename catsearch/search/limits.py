@@ -8,9 +8,13 @@ the ``depth`` it deepens to. It is resolved by :func:`resolve`, from three sourc
 2. **the player's own budget options**: any one given replaces the default as a whole
    (``ISMCTS(seconds=2)`` searches 2 seconds, not 10,000 iterations; ``Expectimax(nodes=5000)``
    deepens until 5,000 nodes, not to depth 3);
-3. **a search's** :class:`Limits`: any of ``iterations``, ``nodes``, ``seconds`` and
-   ``infinite`` replaces the player's budget as a whole (as a ``go movetime`` would);
-   ``depth`` and ``seed`` override only themselves.
+3. **a search's** :class:`Limits`: any of ``iterations``, ``nodes``, ``seconds``, ``clock``
+   and ``infinite`` replaces the player's budget as a whole (as a ``go movetime`` would);
+   ``depth`` and ``seed`` override only themselves. A ``clock`` is spent by the time
+   manager (:mod:`catsearch.search.timeman`): :meth:`Limits.for_state` turns it into the
+   ``seconds`` of a search of that state (the engine and the arena call it, so the game's
+   estimate of the moves to come and forced moves count); a clock that reaches a searcher
+   unbound is planned over a generic horizon.
 
 A budget that bounds nothing the searcher counts (``Limits(iterations=...)`` for expectimax,
 which counts no iterations) leaves the default.
@@ -25,8 +29,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catsearch._core.options import SEED, Option
+from catsearch.search.timeman import Clock, TimePlan, plan_time
 
-__all__ = ["Limits", "StopToken", "resolve", "check_limits", "MAX_COUNT", "BUDGET_LIMITS"]
+__all__ = ["Limits", "StopToken", "resolve", "check_limits", "MAX_COUNT", "BUDGET_LIMITS",
+           "Clock"]
 
 #: the largest iteration or node count a budget may ask for
 MAX_COUNT = 2**62
@@ -129,6 +135,10 @@ class Limits:
     :ivar infinite: search until :meth:`Player.stop` is called, or ``stop`` is set (no other
         budget).
     :ivar seed: the seed of this search (0 to 2**64 - 1).
+    :ivar clock: the seat's :class:`~catsearch.search.timeman.Clock` (its remaining time,
+        increment, moves to go): the search takes the time the time manager plans
+        (:meth:`for_state`); ``seconds``, ``iterations`` or ``nodes`` given too bound it as
+        well (whichever ends first).
     :ivar stop: a :class:`StopToken` that ends this search when set, even if set before the
         search begins (``None``: :meth:`Player.stop` only, which reaches a running search).
         Not part of the budget: it compares and hashes as no field.
@@ -141,6 +151,7 @@ class Limits:
     infinite: bool = False
     seed: int | None = None
     stop: StopToken | None = field(default=None, compare=False, repr=False)
+    clock: Clock | None = None
 
     def __post_init__(self) -> None:
         """Check every field (so that every ``Limits`` is a valid one, whichever player it
@@ -160,6 +171,27 @@ class Limits:
         if self.stop is not None and not isinstance(self.stop, StopToken):
             raise TypeError(f"Limits.stop must be a StopToken or None, not "
                             f"{type(self.stop).__name__}")
+        if self.clock is not None:
+            if not isinstance(self.clock, Clock):
+                raise TypeError(f"Limits.clock must be a catsearch.search.timeman.Clock or "
+                                f"None, not {type(self.clock).__name__}")
+            if self.infinite:
+                raise ValueError("Limits: infinite cannot be combined with a clock")
+
+    def time_plan(self, state=None) -> TimePlan | None:
+        """The time manager's plan of a search of ``state`` on :attr:`clock` (``None``: no
+        clock)."""
+        return None if self.clock is None else plan_time(self.clock, state)
+
+    def for_state(self, state) -> Limits:
+        """These limits for a search of ``state`` (the seat to move's state or view): a
+        clock becomes the ``seconds`` the time manager plans (the fewer, with ``seconds``
+        given too); without a clock, these limits themselves."""
+        plan = self.time_plan(state)
+        if plan is None:
+            return self
+        seconds = plan.seconds if self.seconds is None else min(plan.seconds, self.seconds)
+        return dataclasses.replace(self, clock=None, seconds=seconds)
 
 
 _OPTIONS: dict[str, Option] = {}
@@ -213,6 +245,8 @@ def resolve(limits: Limits | None, own: Limits, default: Limits, *,
     :raises OptionError: a field of the limits out of range.
     """
     lim = check_limits(limits, depth_max)
+    if lim.clock is not None:
+        lim = lim.for_state(None)     # unbound: planned over a generic horizon
     if lim.infinite:
         budget = Limits(infinite=True)
     elif any(getattr(lim, k) is not None for k in BUDGET_LIMITS):

@@ -24,6 +24,7 @@ from catsearch.search.options import WEIGHTS, configure, declaring_class, differ
 __all__ = [
     "Limits",
     "MoveStats",
+    "RankedMove",
     "SearchResult",
     "Player",
     "RandomPlayer",
@@ -34,10 +35,32 @@ __all__ = [
 @dataclass(frozen=True)
 class MoveStats:
     """What a search learned of one root move: how often it was tried and its mean reward
-    for the searching seat (a value in [0, 1])."""
+    for the searching seat (a value in [0, 1]), and, where the searcher keeps it, its mean
+    reward for every seat (``value``; ``None``: only the searching seat's is known, as in
+    MCTS, whose tree keeps each node's reward for the seat that moved into it)."""
 
     visits: int
     mean: float
+    value: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RankedMove:
+    """One line of an analysis (:meth:`SearchResult.ranked`).
+
+    :ivar rank: its place, 1 for the best.
+    :ivar move: the move.
+    :ivar visits: how often the search tried it (expectimax: the nodes below it).
+    :ivar mean: its mean reward for the searching seat (0 to 1).
+    :ivar value: its mean reward for every seat, where the searcher keeps that (``None``:
+        see :class:`MoveStats`).
+    """
+
+    rank: int
+    move: int
+    visits: int
+    mean: float
+    value: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -66,6 +89,25 @@ class SearchResult:
             object.__setattr__(self, "stats", MappingProxyType(dict(self.stats)))
         object.__setattr__(self, "value", tuple(self.value))
 
+    def ranked(self, k: int = 3) -> tuple[RankedMove, ...]:
+        """The ``k`` best moves of the search, best first: the chosen move, then the others
+        by visits, then mean, then the lowest move (fewer than ``k`` when the search has
+        statistics for fewer moves; none for a player that keeps none, as ``random``).
+
+        :raises TypeError: ``k`` is not a whole number.
+        :raises ValueError: ``k`` < 1.
+        """
+        if isinstance(k, bool) or not isinstance(k, int):
+            raise TypeError(f"ranked(k): k must be a whole number, not {type(k).__name__}")
+        if k < 1:
+            raise ValueError(f"ranked(k): k must be >= 1, not {k}")
+        stats = self.stats
+        order = sorted(stats, key=lambda m: (m != self.move, -stats[m].visits,
+                                             -stats[m].mean, m))
+        return tuple(RankedMove(rank=i, move=m, visits=stats[m].visits, mean=stats[m].mean,
+                                value=stats[m].value)
+                     for i, m in enumerate(order[:k], 1))
+
 
 def forced_result(view: State, t0: float, forced: str = "instant") -> SearchResult | None:
     """The answer to a view whose seat has one legal move, given at once by every searcher
@@ -80,7 +122,8 @@ def forced_result(view: State, t0: float, forced: str = "instant") -> SearchResu
         return None
     value = tuple(view.evaluate())
     return SearchResult(move=legal[0], value=value,
-                        stats={legal[0]: MoveStats(visits=0, mean=value[view.current_player])},
+                        stats={legal[0]: MoveStats(visits=0, mean=value[view.current_player],
+                                                   value=value)},
                         seconds=time.perf_counter() - t0)
 
 

@@ -399,3 +399,18 @@ def test_a_chosen_seed_deals_and_seats_the_same_game():
     specs = terminal.seat_specs(3, 0, [], "easy", 7)
     for s in (1, 2):
         assert f"  seat {s} played {specs[s]}" in outs[0]
+
+
+def test_hint_shows_the_top_moves_ranked(monkeypatch, capsys):
+    """hint uses SearchResult.ranked(3): the chosen move first, numbered, with its value for
+    the seat and its visits."""
+    rc, out, err = run(["herding-cats", "--human", "0", "--level", "medium", "--seed", "1"],
+                       "hint\nquit\n", monkeypatch, capsys)
+    assert rc == 0 and err == ""
+    m = re.search(r"^hint \(.*\): \d+ (\S+)  value for you", out, flags=re.M)
+    assert m, out
+    top = re.search(r"^  top moves: 1\. (\S+) \d\.\d{3} \((\d+) visits\), 2\. (\S+) \d\.\d{3} "
+                    r"\((\d+) visits\)", out, flags=re.M)
+    assert top, out
+    assert top.group(1) == m.group(1)                  # the chosen move first
+    assert top.group(3) != top.group(1)
