@@ -473,7 +473,8 @@ def register_games() -> tuple[str, ...]:
 
 
 def load_game(game_id: str, players: int | None = None, **options: Any) -> CatsearchGame:
-    """``pyspiel.load_game`` for a catsearch game, by its catsearch id, checked first.
+    """``pyspiel.load_game`` for a catsearch game, by its catsearch id, checked first;
+    ``options`` are the game's options and ``inference`` (``"rules"`` or ``"none"``).
 
     :raises TypeError: ``game_id`` is not a str, or a player count or option of the wrong
         type.
@@ -486,6 +487,10 @@ def load_game(game_id: str, players: int | None = None, **options: Any) -> Catse
     params: dict[str, Any] = {}
     if players is not None:
         params["players"] = cls.spec.check_players(players)
+    if "inference" in options:
+        options = dict(options)
+        params["inference"] = options.pop("inference")
+        inference_off(params["inference"])
     checked = cls.spec.check_options(options)
     for o in cls.spec.options:
         if o.name in options:

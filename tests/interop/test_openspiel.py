@@ -133,7 +133,7 @@ def test_options_as_parameters(cio):
     g = pyspiel.load_game("python_catsearch_the_cat", {"players": 3, "target": 12})
     assert "target=12" in str(_dealt(g))
     g = cio.load_game("cat-cards", players=2, values=(2, 2, 2, 2, 2))
-    assert str(g) == "python_catsearch_cat_cards(players=2,values=2/2/2/2/2)"
+    assert str(g) == "python_catsearch_cat_cards(inference=rules,players=2,values=2/2/2/2/2)"
     assert "values=2,2,2,2,2" in str(_dealt(g))
     g = pyspiel.load_game("python_catsearch_cat_earth(players=4,setup=random)")
     assert g.num_players() == 4 and "setup=random" in str(_dealt(g))
