@@ -239,6 +239,11 @@ class WebGame:
                         return
                     self._record(self.table.play(result.move))
                     self.thinking = None
+                    if self.table.is_over() or self.table.current_player == self.seat:
+                        # the person's turn from this very payload on: never "your seat to
+                        # move" and "waiting for the other seats" at once
+                        self.running = False
+                        return
         except Exception:   # noqa: BLE001 - the game stops; the page says so
             # the details go to the server's log only: an error's text may name the full
             # state (IllegalMoveError does), which no page may see before the end

@@ -370,3 +370,23 @@ def test_an_ai_failure_stops_the_game_without_leaking(monkeypatch, capsys):
         assert p["legal"] == [] and web.table.history == ()
         assert not web.running      # not tried again and again
     assert capsys.readouterr().err.count("illegal move") == 1
+
+
+def test_the_persons_turn_is_theirs_as_soon_as_the_ai_has_moved():
+    """With a delay between AI moves (the server's default is 0.3 s), a payload whose seat
+    to move is the person's offers the moves at once: never "your seat to move" while the
+    page still waits for the other seats (issue 37)."""
+    app = create_app(ai_delay=0.3, abandon_seconds=60, seed_links=True)
+    with TestClient(app) as c:
+        gid = open_game(c, "herding-cats", 3, 2, seed=5)
+        turns = 0
+        t0 = time.monotonic()
+        while turns < 3 and time.monotonic() - t0 < 30:
+            p = c.get(f"/api/game/{gid}").json()
+            if not p["over"] and p["to_move"] == p["seat"]:
+                assert p["your_turn"] and p["legal"] and p["thinking"] is None, p
+                r = c.post(f"/api/game/{gid}/move", json={"move": heuristic(p)})
+                assert r.status_code == 200
+                turns += 1
+            time.sleep(0.01)
+        assert turns == 3

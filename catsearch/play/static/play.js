@@ -64,16 +64,21 @@
     if (p.over) return h("strong", {}, "The game is over.");
     if (p.your_turn) return h("strong", { class: "your-turn" }, "Your turn: pick a move below.");
     if (p.thinking) {
+      // the count comes from the search's progress reports (about ten a second): a quick
+      // search is over before the first one, and then no count is shown
+      const n = p.thinking.iterations;
       return h("span", { class: "thinking" }, h("span", { class: "spinner" }),
-        `${seatName(p.thinking.seat, p.seat)} is thinking… `,
-        h("span", { "data-iterations": p.thinking.iterations }, `${p.thinking.iterations.toLocaleString()} iterations`));
+        `${seatName(p.thinking.seat, p.seat)} is thinking…`,
+        n > 0 ? h("span", { "data-iterations": n }, ` ${n.toLocaleString()} iterations`) : null);
     }
+    if (p.to_move === p.seat) return h("span", {}, "Your turn is coming…");
     return h("span", {}, p.to_move >= 0 ? `${seatName(p.to_move, p.seat)} to move…` : "Waiting…");
   }
 
   function movesBox(p) {
     if (!p.your_turn || p.legal.length === 0) {
-      return p.over ? [] : [h("p", { class: "hint" }, "Waiting for the other seats.")];
+      if (p.over || p.error || p.to_move === p.seat) return [];
+      return [h("p", { class: "hint" }, "Waiting for the other seats.")];
     }
     return [h("h2", {}, "Your moves"),
       h("div", { class: "move-list" }, p.legal.map((m) =>
