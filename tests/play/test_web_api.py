@@ -260,10 +260,15 @@ def test_another_games_id_is_404_and_ids_are_unguessable(client):
                   client.post(f"/api/game/{gid}/move", json={"move": "xo"}),
                   client.post(f"/api/game/{gid}/close")):
             assert r.status_code == 404 and r.json()["error"]
-    # closing one game leaves the other alone; the closed one is gone
+    # a page going away leaves the game (a reload resumes it) and the other game alone
     assert client.post(f"/api/game/{g1}/close").status_code == 200
-    assert client.get(f"/api/game/{g1}").status_code == 404
+    assert client.get(f"/api/game/{g1}").status_code == 200
     assert client.get(f"/api/game/{g2}").status_code == 200
+    client.server.close(g1)         # dropped (expired): gone
+    assert client.get(f"/api/game/{g1}").status_code == 404
+    page = client.get(f"/game/{g1}")
+    assert page.status_code == 404 and "text/html" in page.headers["content-type"]
+    assert "This game is not here" in page.text and 'href="/"' in page.text
 
 
 @pytest.fixture
@@ -390,3 +395,34 @@ def test_the_persons_turn_is_theirs_as_soon_as_the_ai_has_moved():
                 turns += 1
             time.sleep(0.01)
         assert turns == 3
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_reload_resumes_the_same_game_for_the_same_seat(client, game):
+    """The page goes away mid-game (a reload, Back: it posts close), then its address is
+    opened again: the same game at the same position for the same seat, its payload built
+    from the seat's view alone (checked as every payload is), and it plays on to the end."""
+    seed, seat = 9, 1
+    gid = open_game(client, game, 2, seat, seed=seed)
+    web = client.server.get(gid)
+
+    class G:
+        pass
+    g = G()
+    g.seed, g.view = seed, None
+    for _ in range(3):
+        p = wait(client, gid)
+        check_payload(p, g, web.table.state.to_text())
+        assert not p["over"]
+        assert client.post(f"/api/game/{gid}/move", json={"move": heuristic(p)}).status_code == 200
+    before = wait(client, gid)
+    assert client.post(f"/api/game/{gid}/close").status_code == 200     # the page goes away
+    page = client.get(f"/game/{gid}")                                   # F5 on its address
+    assert page.status_code == 200 and f'data-game="{gid}"' in page.text
+    after = wait(client, gid)
+    check_payload(after, g, web.table.state.to_text())
+    assert {k: v for k, v in after.items() if k != "version"} == \
+        {k: v for k, v in before.items() if k != "version"}
+    assert after["seat"] == seat and after["ply"] == before["ply"]
+    p = play_through(client, gid, seed)
+    assert p["over"] and p["result"]["scores"] == web.table.scores()

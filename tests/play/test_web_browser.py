@@ -174,12 +174,56 @@ def test_start_page_opens_the_chosen_game(server, page):
     web = app.state.games.get(gid)
     assert web.seat == 1 and web.initial == catsearch.new_game("cat-cards", players=2, seed=42)
     page.wait_for_selector("[data-move]", state="attached")
-    # leaving the page closes the game (the AI's search stops with it)
+    # leaving the page stops the AI's search but keeps the game: Back resumes it
     page.goto(base + "/")
     t0 = time.monotonic()
-    while gid in app.state.games.games and time.monotonic() - t0 < 5:
+    while not web.left and time.monotonic() - t0 < 5:
         time.sleep(0.05)
-    assert gid not in app.state.games.games
+    assert web.left and gid in app.state.games.games
+    page.go_back()
+    page.wait_for_selector("[data-move]", state="attached")
+    assert urllib.parse.urlsplit(page.url).path == f"/game/{gid}"
+    assert not web.left
+    # an unknown or expired game's address is a page that says so
+    page.goto(f"{base}/game/no-such-game-id-at-all")
+    assert "This game is not here" in page.inner_text("#gone")
+    assert page.query_selector('a[href="/"]') is not None
+    assert [e for e in page.errors if "404" not in e] == [], page.errors
+
+
+def test_a_reload_resumes_the_game_and_it_plays_to_the_end(server, page):
+    """F5 mid-game: the same game (its address), the same position, the same seat; then the
+    game is played to its end by clicking."""
+    app, base = server
+    page.goto(f"{base}/play?game=herding-cats&players=3&seat=1&level=easy&seed=12")
+    gid = page.get_attribute("#app", "data-game")
+    web = app.state.games.get(gid)
+    for _ in range(2):
+        page.wait_for_selector("[data-move]", state="attached")
+        with web.lock:
+            view = web.table.view(1)
+        page.click(f'[data-move="{view.move_to_str(view.heuristic_move(seed=1))}"]')
+    page.wait_for_selector("[data-move], [data-result]", state="attached")
+    with web.lock:
+        ply = len(web.table.history)
+    page.reload()
+    page.wait_for_selector("[data-move], [data-result]", state="attached")
+    assert page.get_attribute("#app", "data-game") == gid
+    assert urllib.parse.urlsplit(page.url).path == f"/game/{gid}"
+    with web.lock:
+        assert len(web.table.history) == ply         # nothing dealt or played again
+    assert web.seat == 1 and "you are seat 1" in page.inner_text("#title")
+    moves = 0
+    while not page.query_selector("[data-result]"):
+        page.wait_for_selector("[data-move], [data-result]", state="attached")
+        if page.query_selector("[data-result]"):
+            break
+        with web.lock:
+            view = web.table.view(1)
+        page.click(f'[data-move="{view.move_to_str(view.heuristic_move(seed=moves))}"]')
+        moves += 1
+        assert moves <= MAX_MOVES
+    assert json.loads(page.get_attribute("[data-result]", "data-result")) == web.table.scores()
     assert page.errors == [], page.errors
 
 
