@@ -1,4 +1,5 @@
-"""Why a move the person typed is not legal, in plain words, from the seat's view alone.
+"""Why a move the person typed is not legal, in plain words, from the seat's view alone;
+and why a game ended (:func:`end_reason`, from the final state, every card shown by then).
 
 The rules' ``str_to_move`` names the reason for most illegal texts (a cat onto a herd of
 another colour); a few read as a move that cannot be (``o@5`` with two herds on the table
@@ -13,7 +14,13 @@ import re
 
 from catsearch._core.state import State
 
-__all__ = ["why_not_legal"]
+__all__ = ["why_not_legal", "end_reason", "THE_CAT_MAX_ROUNDS", "CAT_EARTH_MAX_ROUNDS"]
+
+#: The Cat ends after this many rounds when nobody reached the target (TC_MAX_ROUNDS in
+#: catsearch/games/the_cat.pxd; docs/rules/the-cat.rst)
+THE_CAT_MAX_ROUNDS = 50
+#: Cat Earth ends after this many rounds (docs/rules/cat-earth.rst)
+CAT_EARTH_MAX_ROUNDS = 100
 
 _HC_CARDS = {"o": "orange cat", "p": "purple cat", "b": "blue cat", "g": "green cat",
              "O": "orange cowdog", "P": "purple cowdog", "B": "blue cowdog",
@@ -84,3 +91,54 @@ def why_not_legal(view: State, text: str) -> str:
     except (IndexError, ValueError, KeyError):     # a view this does not know: no detail
         reason = None
     return reason or "it is not legal here"
+
+
+def _seats(seats: list[int]) -> str:
+    names = [f"seat {s}" for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def end_reason(state: State) -> str:
+    """Why the finished game ``state`` (a full state) ended, in plain words: The Cat's
+    target or its round cap, Cat Cards' fifth set or its empty deck, Cat Earth's last house
+    or its round cap, Herding Cats' last card. ``"the game is over"`` when the game is not
+    one of these (or the state says nothing more).
+
+    :raises ValueError: the game is not over.
+    """
+    if not state.is_terminal():
+        raise ValueError("the game is not over")
+    try:
+        f = _fields(state)
+        game = state.game_id
+        if game == "the-cat":
+            target = int(f["target"])
+            scores = [int(x) for x in f["scores"].split(",")]
+            reached = [s for s, x in enumerate(scores) if x >= target]
+            if reached:
+                return (f"{_seats(reached)} reached {target} points (the game is first to "
+                        f"{target} points)")
+            return (f"the {THE_CAT_MAX_ROUNDS}-round cap: {THE_CAT_MAX_ROUNDS} rounds were "
+                    f"played and nobody reached {target} points")
+        if game == "herding-cats":
+            return "every card was played (the deck and every hand are empty)"
+        if game == "cat-cards":
+            sets = [0 if x == "-" else len(x.split(",")) for x in f["sets"].split("/")]
+            five = [s for s, n in enumerate(sets) if n >= 5]
+            if five:
+                return (f"a fifth set ended it (five sets: {_seats(five)}), and every other "
+                        "seat had a final turn")
+            return "the deck and the piles ran out, and every seat had a final turn"
+        if game == "cat-earth":
+            houses = [f["board"].count(str(s)) for s in range(state.players)]
+            alive = [s for s, n in enumerate(houses) if n > 0]
+            if int(f["round"]) >= CAT_EARTH_MAX_ROUNDS and len(alive) > 1:
+                return (f"the {CAT_EARTH_MAX_ROUNDS}-round cap: the most houses on the board "
+                        "win")
+            if len(alive) == 1:
+                return f"{_seats(alive)} is the last with houses on the board"
+            if not alive:
+                return "the last houses of every seat still in went with one card"
+    except (KeyError, ValueError, IndexError):
+        pass
+    return "the game is over"

@@ -35,7 +35,7 @@ from catsearch._core.state import State
 from catsearch.errors import IllegalMoveError, InvalidMoveError
 from catsearch.play.glosses import describe_observation
 from catsearch.play.levels import DEFAULT_LEVEL, LEVELS, level_spec
-from catsearch.play.reasons import why_not_legal
+from catsearch.play.reasons import end_reason, why_not_legal
 from catsearch.play.record import RECORD_FORMAT, RECORD_VERSION, GameRecord
 from catsearch.search.players import Player
 from catsearch.search.spec import PlayerSpec
@@ -369,6 +369,7 @@ class HumanSession:
         self.say("=== game over: every card shown ===")
         self.say(str(table.state))
         self.say("")
+        self.say(f"the game ended: {end_reason(table.state)}")
         self.say(f"scores: {scores}  returns: {returns}")
         mine = returns[self.seat]
         best = max(returns)

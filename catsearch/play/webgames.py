@@ -17,6 +17,7 @@ from typing import Any
 
 import catsearch
 from catsearch._core.state import State
+from catsearch.play.reasons import end_reason
 from catsearch.play.levels import LEVELS, opponent
 from catsearch.search.table import Played, Table
 
@@ -85,7 +86,8 @@ def seat_payload(meta: dict, view: State, log: list[dict], *, your_turn: bool,
 
 def result_payload(initial: State, history: tuple[Played, ...], seed: int | None = None,
                    link: str | None = None) -> dict:
-    """The end of a game, every card shown: the final scores and returns, the full final
+    """The end of a game, every card shown: the final scores and returns, why it ended
+    (``reason``, :func:`~catsearch.play.reasons.end_reason`), the full final
     state, a replay (the full state after each move, with each move in full), the deal's
     ``seed`` as a decimal string (JavaScript's numbers hold 53 bits; ``None``: dealt
     otherwise) and a ``link`` that deals it again (``None`` unless
@@ -98,6 +100,7 @@ def result_payload(initial: State, history: tuple[Played, ...], seed: int | None
         frames.append({"ply": len(frames), "seat": played.seat, "move": played.text,
                        "text": state.to_text(), "picture": str(state)})
     return {"scores": state.scores(), "returns": state.returns(),
+            "reason": end_reason(state),
             "text": state.to_text(), "fields": parse_fields(state.to_text()),
             "cards": state.cards(), "picture": str(state), "replay": frames,
             "seed": None if seed is None else str(seed), "link": link}

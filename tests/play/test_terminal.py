@@ -454,3 +454,23 @@ def test_command_line_errors_are_one_line(argv, message, monkeypatch, capsys):
     assert rc == 2 and cap.out == ""
     assert cap.err.startswith("catsearch-play: error: ") and message in cap.err
     assert cap.err.count("\n") == 1 and "Traceback" not in cap.err
+
+
+def test_end_reason_says_why_each_game_ended():
+    from catsearch.play.reasons import end_reason
+    for game, words in (("the-cat", "reached 20 points"), ("herding-cats", "every card"),
+                        ("cat-cards", "fifth set"), ("cat-earth", "last with houses")):
+        s = catsearch.new_game(game, players=3, seed=1)
+        with pytest.raises(ValueError):
+            end_reason(s)
+        while not s.is_terminal():
+            s.apply(s.heuristic_move(seed=s.ply))
+        assert words in end_reason(s), (game, end_reason(s))
+    # The Cat at its round cap, nobody at the target: not "first to 20 points"
+    s = catsearch.new_game("the-cat", players=3, seed=1)
+    while not s.is_terminal():
+        s.apply(s.heuristic_move(seed=s.ply))
+    text = re.sub(r"scores=[\d,]+", "scores=3,7,1", re.sub(r"round=\d+", "round=50", s.to_text()))
+    capped = catsearch.from_text("the-cat", text)
+    assert end_reason(capped) == ("the 50-round cap: 50 rounds were played and nobody reached "
+                                  "20 points")

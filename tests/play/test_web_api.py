@@ -21,6 +21,7 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 
 import catsearch  # noqa: E402
 from catsearch.play.levels import LEVELS, level_spec, opponent  # noqa: E402
+from catsearch.play.reasons import end_reason  # noqa: E402
 from catsearch.play.web import create_app, parse_fields  # noqa: E402
 
 with warnings.catch_warnings():     # starlette asks for httpx2 in place of httpx
@@ -145,6 +146,8 @@ def test_whole_game_through_the_api(client, game, players, seat):
     res = p["result"]
     assert res["scores"] == final.scores() and res["returns"] == final.returns()
     assert res["text"] == final.to_text() and res["cards"] == final.cards()
+    # why it ended, in words (issue 37): never the generic fallback for these games
+    assert res["reason"] == end_reason(final) and res["reason"] != "the game is over"
     # the deal's seed (a string: JavaScript's numbers hold 53 bits) and a link that deals it
     # again (this server takes seed links), told only now
     assert res["seed"] == str(7 + players)

@@ -26,6 +26,7 @@ sync_api = pytest.importorskip("playwright.sync_api",
                                reason="Playwright for Python is not installed (pip install playwright)")
 
 import catsearch  # noqa: E402
+from catsearch.play.reasons import end_reason  # noqa: E402
 from catsearch.play.web import create_app  # noqa: E402
 
 #: the seats of each game's game (fewer for the long games, to keep the test quick)
@@ -119,6 +120,10 @@ def play_whole_game(app, base, page, game, players, seat, seed):
             assert web.table.current_player == seat and not web.table.is_over()
             view = web.table.view(seat)
             assert shown == [view.move_to_str(m) for m in view.legal_moves()]
+        if game == "cat-cards" and moves == 0:     # every seat's points on the table
+            points = page.eval_on_selector_all("#board [data-points]",
+                                               "els => els.map(e => Number(e.dataset.points))")
+            assert points == view.scores()
         move = view.move_to_str(view.heuristic_move(seed=rng.randrange(2**32)))
         page.click(f'[data-move="{move}"]')
         # the click takes the moves away at once (until the next payload offers new ones)
@@ -129,6 +134,9 @@ def play_whole_game(app, base, page, game, players, seat, seed):
     assert result == web.table.scores()
     assert page.query_selector("[data-move]") is None
     assert page.query_selector(".render-error") is None
+    # why it ended and the final scores, in words (issue 37)
+    assert page.get_attribute("[data-reason]", "data-reason") == end_reason(web.table.state)
+    assert "Final scores: " in page.inner_text(".final-scores")
     # every hand revealed and a replay that steps back to the deal
     page.click("text=first")
     assert "The deal" in page.inner_text("#replay-frame")

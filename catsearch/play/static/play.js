@@ -118,12 +118,15 @@
     return [
       h("h2", {}, "Result"),
       h("p", { class: "verdict" }, verdict),
+      h("p", { class: "reason", "data-reason": r.reason }, `The game ended: ${r.reason}.`),
+      h("p", { class: "final-scores" }, "Final scores: ",
+        r.scores.map((sc, i) => `${seatName(i, p.seat)} ${sc}`).join(" · ")),
       h("table", { class: "scores", "data-result": JSON.stringify(r.scores) },
         h("tr", {}, h("th", {}, "Seat"), h("th", {}, "Score"), h("th", {}, "Share of the win")),
         r.scores.map((sc, i) => h("tr", { class: i === p.seat ? "you" : "" },
           h("td", {}, seatName(i, p.seat)), h("td", {}, String(sc)), h("td", {}, r.returns[i].toFixed(2))))),
       h("h3", {}, "Every hand, revealed"),
-      renderGame(p.render, r.fields, { seat: p.seat, toMove: -1 }),
+      renderGame(p.render, r.fields, { seat: p.seat, toMove: -1, scores: r.scores }),
       h("h3", {}, "Replay"),
       h("div", { class: "replay-controls" },
         h("button", { type: "button", onclick: () => showFrame(p, 0) }, "first"),
@@ -144,7 +147,7 @@
     document.title = `${p.game_name}: seat ${p.seat}`;
     $("title").textContent = `${p.game_name} — ${p.players} players, you are seat ${p.seat}, opponents: ${p.level}`;
     $("status").replaceChildren(statusLine(p));
-    $("board").replaceChildren(renderGame(p.render, p.view.fields, { seat: p.seat, toMove: p.over ? -1 : p.to_move }));
+    $("board").replaceChildren(renderGame(p.render, p.view.fields, { seat: p.seat, toMove: p.over ? -1 : p.to_move, scores: p.scores }));
     $("moves").replaceChildren(...movesBox(p));
     $("log").replaceChildren(...logBox(p));
     $("log").scrollTop = $("log").scrollHeight;
