@@ -272,3 +272,89 @@ def test_another_sites_page_cannot_open_or_play_a_game(server, page):
     assert set(app.state.games.games) == before | {gid}
     assert web.table.history == () and not web.closed
     app.state.games.close(gid)
+
+
+# -- The Cat: waiting without a click a tick (issue 37) -----------------------------------------
+
+def _table_key(view, seat: int) -> tuple:
+    """What stops the waiting: the centre, the seat's own piles, what is known of them and
+    the one it holds, the round, the scores."""
+    f = dict(kv.partition("=")[::2] for kv in view.to_text().split(" "))
+    return (f["centre"], f["piles"].split("/")[seat], f["known"].split("/")[seat],
+            f["held"].split(",")[seat], f["round"], f["scores"])
+
+
+def _auto_wait_done(page):
+    page.wait_for_selector("#app[data-auto]", state="detached", timeout=120_000)
+    page.wait_for_selector("[data-move], [data-result]", state="attached")
+
+
+def test_the_cat_waits_until_something_changes(server, page):
+    """One click of "wait until something changes" plays wait ticks until the centre, one of
+    the seat's piles or the round changes (or the game ends): several ticks, all of them
+    waits, each but the last leaving the table as it was."""
+    app, base = server
+    page.goto(f"{base}/play?game=the-cat&players=2&seat=0&level=easy&seed=2")
+    gid = page.get_attribute("#app", "data-game")
+    web = app.state.games.get(gid)
+    page.wait_for_selector("#auto-wait")
+    assert page.get_attribute("#auto-wait", "data-move") is None   # not a move: the tests'
+    with web.lock:                                                  # data-move hook unchanged
+        start = _table_key(web.table.view(0), 0)
+        played = len(web.table.history)
+    page.click("#auto-wait")
+    _auto_wait_done(page)
+    with web.lock:
+        history = web.table.history[played:]
+        over = web.table.is_over()
+    mine = [p.text for p in history if p.seat == 0]
+    assert len(mine) >= 2 and set(mine) == {"wait"}, mine
+    # replayed: at the seat's turns before the last wait the table was as at the start; after
+    # the last one (the person's turn again) it had changed
+    state = web.initial.clone()
+    for p in web.table.history[:played]:
+        state.apply(p.move)
+    keys = []
+    for p in history:
+        if p.seat == 0:
+            keys.append(_table_key(state.view(0), 0))
+        state.apply(p.move)
+    assert keys == [start] * len(mine)
+    assert _table_key(state.view(0), 0) != start or over or len(mine) == 200
+    assert page.errors == [], page.errors
+
+
+def play_the_cat_counting_clicks(app, base, page, seed, use_auto: bool) -> tuple[int, int]:
+    """A whole game of The Cat (2 players, easy) by the rule-based move, each ``wait`` it
+    chooses played by one click of "wait until something changes" when ``use_auto``; the
+    clicks and the person's moves."""
+    page.goto(f"{base}/play?game=the-cat&players=2&seat=0&level=easy&seed={seed}")
+    gid = page.get_attribute("#app", "data-game")
+    web = app.state.games.get(gid)
+    clicks = 0
+    t0 = time.monotonic()
+    while True:
+        assert time.monotonic() - t0 < 600 and clicks < 5000
+        page.wait_for_selector("[data-move], [data-result]", state="attached")
+        if page.query_selector("[data-result]"):
+            break
+        with web.lock:
+            view = web.table.view(0)
+        move = view.move_to_str(view.heuristic_move(seed=view.ply))
+        if use_auto and move == "wait":
+            page.click("#auto-wait")
+            _auto_wait_done(page)
+        else:
+            page.click(f'[data-move="{move}"]')
+        clicks += 1
+    mine = sum(p.seat == 0 for p in web.table.history)
+    return clicks, mine
+
+
+@pytest.mark.slow
+def test_the_cat_takes_far_fewer_clicks_with_auto_wait(server, page):
+    app, base = server
+    clicks, moves = play_the_cat_counting_clicks(app, base, page, 3, use_auto=True)
+    print(f"the-cat, 2 players, easy, seed 3: {clicks} clicks for {moves} moves")
+    assert clicks * 2 < moves     # measured: 129 clicks for 331 moves (seed 3), 152 for 681 (seed 4)
+    assert page.errors == [], page.errors
