@@ -1,6 +1,7 @@
 """``catsearch-play``: play one game between players and print it move by move; with
 ``--human SEAT``, play a seat yourself in the terminal; ``--replay FILE`` shows a recorded
-game (:mod:`catsearch.play.terminal`)."""
+game (:mod:`catsearch.play.terminal`); ``--web`` serves the browser mode
+(:mod:`catsearch.play.web`). ``--help`` lists the options of every mode."""
 
 from __future__ import annotations
 
@@ -12,14 +13,40 @@ from catsearch.play import terminal
 from catsearch.search.table import Table
 
 
-def play_main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if "--web" in argv:     # the browser: catsearch-play --web [--host H] [--port N]
-        return _web_main(argv)
-    parser = argparse.ArgumentParser(
+class _PlayParser(argparse.ArgumentParser):
+    """``catsearch-play``'s parser: an error in the arguments is one line (no usage block)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"catsearch-play: error: {message} (catsearch-play --help lists the "
+                     "options)\n")
+
+
+class _Formatter(argparse.HelpFormatter):
+    """Wraps every text but the list of modes (kept as written)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("modes:"):
+            return text + "\n"
+        return super()._fill_text(text, width, indent)
+
+
+MODES = """\
+modes:
+  catsearch-play GAME                 watch AI players play a game, every card shown
+  catsearch-play GAME --human SEAT    play a seat yourself in the terminal
+  catsearch-play --replay FILE        show a recorded game move by move
+  catsearch-play --web                play in a browser (the [web] extra): open the page it
+                                      prints (--host, --port, --max-games, --seed-links)"""
+
+
+def make_parser() -> argparse.ArgumentParser:
+    """``catsearch-play``'s arguments: every mode's (the terminal's, the browser's)."""
+    parser = _PlayParser(
         prog="catsearch-play",
         description="Play one game between players (make_player specs), printing the table "
-                    "after every move.")
+                    "after every move; or play a seat yourself, in the terminal (--human) or "
+                    "in a browser (--web).",
+        epilog=MODES, formatter_class=_Formatter)
     parser.add_argument("game", nargs="?", choices=catsearch.GAMES, help="the game to play")
     parser.add_argument("--players", type=int, default=3, help="number of seats (2-4)")
     parser.add_argument("--seed", type=int, default=None,
@@ -33,9 +60,44 @@ def play_main(argv: list[str] | None = None) -> int:
                         help="a game option")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     # -- the terminal (issue 16): --human, --level, --record, --replay ---------------------
-    # (its options and modes live in catsearch.play.terminal; the browser's --web is apart)
+    # (its options and modes live in catsearch.play.terminal)
     terminal.add_arguments(parser)
-    args = parser.parse_args(argv)
+    # -- the browser (issue 31): --web and its options ---------------------------------------
+    web = parser.add_argument_group(
+        "playing in a browser (--web)",
+        "Serve the start page and the games (needs the [web] extra: pip install "
+        "'catsearch[web]'); the game, seats and level are chosen on the page.")
+    web.add_argument("--web", action="store_true",
+                     help="serve the browser mode; prints the address to open")
+    web.add_argument("--host", default="127.0.0.1",
+                     help="the address to listen on (default 127.0.0.1: this machine only)")
+    web.add_argument("--port", default="8000",
+                     help="the port, 0..65535 (default 8000; 0: any free port)")
+    web.add_argument("--max-games", default="16", metavar="N",
+                     help="games going at once (default 16)")
+    web.add_argument("--seed-links", action="store_true",
+                     help="also deal from a seed given in a link or on the start page "
+                          "(practice, tests): whoever reads such a link knows every card")
+    return parser
+
+
+#: the options that belong to the terminal's and the bots' modes, not to --web
+_NOT_WEB = ("game", "human", "replay", "record", "player", "option", "seed", "level",
+            "deal_text")
+#: the browser's options, meaningless without --web
+_WEB_ONLY = {"host": "127.0.0.1", "port": "8000", "max_games": "16", "seed_links": False}
+
+
+def play_main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = make_parser().parse_args(argv)
+    if args.web:
+        return _web_main(args)
+    stray = [k for k, v in _WEB_ONLY.items() if getattr(args, k) != v]
+    if stray:
+        print(f"catsearch-play: error: --{stray[0].replace('_', '-')} is an option of --web",
+              file=sys.stderr)
+        return 2
     outcome = terminal.main(args)        # --replay or --human; None: watch the bots below
     if outcome is not None:
         return outcome
@@ -82,25 +144,30 @@ def play_main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _web_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="catsearch-play --web",
-                                     description="Serve a page to play against the AI.")
-    parser.add_argument("--web", action="store_true", required=True)
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="the address to listen on (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
-    parser.add_argument("--max-games", type=int, default=16,
-                        help="games going at once (default 16)")
-    parser.add_argument("--seed-links", action="store_true",
-                        help="also deal from a seed given in a link or on the start page "
-                             "(practice, tests): whoever reads such a link knows every card")
-    args = parser.parse_args(argv)
-    if not 0 <= args.port <= 65535:
-        print(f"catsearch-play: error: --port {args.port}: ports are 0..65535", file=sys.stderr)
+def _whole(text: str, name: str, lo: int, hi: int, what: str) -> int:
+    """``--port``/``--max-games``: a whole number in lo..hi, else ValueError (one line)."""
+    t = text.strip()
+    if not (t.isascii() and t.lstrip("-").isdigit()) or len(t) > 12:
+        raise ValueError(f"{name} {text[:20]!r} is not a whole number; {what}")
+    value = int(t)
+    if not lo <= value <= (hi if hi is not None else value):
+        raise ValueError(f"{name} {value}: {what}")
+    return value
+
+
+def _web_main(args: argparse.Namespace) -> int:
+    """``catsearch-play --web``: bind the port, then print where to open the page."""
+    given = [k for k in _NOT_WEB if getattr(args, k, None) not in (None, [], False)]
+    if given:
+        name = "game argument" if given[0] == "game" else f"--{given[0].replace('_', '-')}"
+        print(f"catsearch-play: error: --web takes no {name}: the game, seats and level "
+              "are chosen on the start page", file=sys.stderr)
         return 2
-    if args.max_games < 1:
-        print(f"catsearch-play: error: --max-games {args.max_games}: at least 1",
-              file=sys.stderr)
+    try:
+        port = _whole(args.port, "--port", 0, 65535, "ports are 0..65535")
+        max_games = _whole(args.max_games, "--max-games", 1, None, "at least 1")
+    except ValueError as e:
+        print(f"catsearch-play: error: {e}", file=sys.stderr)
         return 2
     try:
         from catsearch.play.web import serve
@@ -108,10 +175,9 @@ def _web_main(argv: list[str]) -> int:
         print(f"catsearch-play: error: {e}", file=sys.stderr)
         return 2
     try:
-        return serve(args.host, args.port, max_games=args.max_games,
-                     seed_links=args.seed_links)
+        return serve(args.host, port, max_games=max_games, seed_links=args.seed_links)
     except OSError as e:    # the port is busy, the address not this machine's
-        print(f"catsearch-play: error: cannot listen on {args.host}:{args.port}: "
+        print(f"catsearch-play: error: cannot listen on {args.host}:{port}: "
               f"{e.strerror or e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

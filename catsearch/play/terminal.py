@@ -5,8 +5,11 @@ played by AI players (``--player`` specs, or a difficulty ``--level``, see
 :mod:`catsearch.play.levels`). The person is shown only what that seat may see: its view's
 picture (``str(table.view(seat))``) when it is to move, and its observation of every move
 (the text the game master sends the seat, with a gloss in plain words where one is easy).
-It answers with a move's number in the list or the move's notation, or ``help``, ``hint``,
-``view``, ``quit``. When the game is over every card is shown.
+It answers with a move's notation or its number in the list, written in brackets as the list
+shows it (``[3]``), or ``help``, ``hint``, ``view``, ``quit``. A bare number is taken as a list
+number only when no legal move's notation has those digits in it (so ``3`` never plays the
+third move when a move such as ``pick3`` or a Cat Cards set with the card 3 is on offer: the
+person is asked which was meant); the move played is always echoed with its notation. When the game is over every card is shown.
 
 Without ``--seed`` the deal comes from a fresh random seed (:func:`fresh_seed`) and the AI
 seats get fresh seeds of their own; both are told only when the game is over. A ``--seed``
@@ -32,6 +35,7 @@ from catsearch._core.state import State
 from catsearch.errors import IllegalMoveError, InvalidMoveError
 from catsearch.play.glosses import describe_observation
 from catsearch.play.levels import DEFAULT_LEVEL, LEVELS, level_spec
+from catsearch.play.reasons import end_reason, why_not_legal
 from catsearch.play.record import RECORD_FORMAT, RECORD_VERSION, GameRecord
 from catsearch.search.players import Player
 from catsearch.search.spec import PlayerSpec
@@ -43,13 +47,14 @@ __all__ = ["add_arguments", "main", "play_human", "replay", "GameRecord", "RECOR
 #: what the person may type, besides a move (shown by ``help``)
 HELP = """\
 Commands:
-  <number>   play the move with that number in the list
   <move>     play a move written in the game's notation (as listed, e.g. {example})
+  [<n>]      play the move listed as [n] (a bare n too, unless a move's notation has
+             those digits in it: then you are asked which one you meant)
   hint       what the AI ({level}) would play here, with its value for you
   view       show your view and your moves again
   help       this text
   quit       leave the game (also: end of input)
-A number always means the list's number; the notation of every move is shown beside it."""
+The list shows every move as [n] and its notation; what you play is said back."""
 
 _QUIT = {"quit", "exit", "q"}
 _HELP = {"help", "?", "h"}
@@ -200,7 +205,7 @@ class HumanSession:
         self.say(str(view))
         self.say("")
         self.say("Your moves:")
-        items = [f"{i + 1:>3} {view.move_to_str(m)}" for i, m in enumerate(moves)]
+        items = [f"{f'[{i + 1}]':>5} {view.move_to_str(m)}" for i, m in enumerate(moves)]
         width = max(len(s) for s in items) + 2
         per_line = max(1, 78 // width)
         for k in range(0, len(items), per_line):
@@ -234,7 +239,7 @@ class HumanSession:
         if self._hint_player is None:
             self._hint_player = self.hint_spec.build()
         result = self._hint_player.search(view.clone())
-        where = f"{moves.index(result.move) + 1} " if result.move in moves else ""
+        where = f"[{moves.index(result.move) + 1}] " if result.move in moves else ""
         value = result.value[self.seat] if self.seat < len(result.value) else float("nan")
         level = f"{self.level}: " if self.level else ""
         detail = [f"{result.iterations} iterations" if result.iterations > 1 else "",
@@ -272,29 +277,51 @@ class HumanSession:
             if word in ("view", "show", "moves"):
                 self.show_view(moves, view)
                 continue
-            if line.isascii() and line.isdigit():       # a move's number
-                try:
-                    return moves[parse_int(line, "move", 1, len(moves)) - 1]
-                except ValueError:
-                    pass
-                span = "there is only move 1" if len(moves) == 1 else \
-                    f"the moves are numbered 1 to {len(moves)}"
-                self.say(f"no move {line.lstrip('0')[:20] or 0}: {span} (type 'view' to see "
-                         "them, 'help' for the commands)")
-                continue
-            move = self._parse(view, line, moves)
+            move = self._pick(view, line, moves)
             if move is not None:
                 return move
+
+    def _pick(self, view: State, line: str, moves: list[int]) -> int | None:
+        """The move ``line`` names: its notation, ``[n]`` (the list's n-th), or a bare ``n``
+        when no legal notation has those digits in it; ``None`` (having said why) else."""
+        texts = [view.move_to_str(m) for m in moves]
+        if line in texts:                               # the notation first
+            return moves[texts.index(line)]
+        number = line[1:-1].strip() if line[:1] == "[" and line[-1:] == "]" else None
+        bare = number is None and line.isascii() and line.isdigit()
+        if bare:
+            number = line
+            clash = [t for t in texts if line in t]
+            if clash:
+                listed = ""
+                if parse_int_or_none(line, len(moves)) is not None:
+                    listed = f"[{int(line)}] is {texts[int(line) - 1]}; "
+                self.say(f"{line!r} is ambiguous: {listed}moves with {line} in them: "
+                         f"{' '.join(clash[:8])}{' ...' if len(clash) > 8 else ''}. Type the "
+                         f"move's notation, or [n] for the list's number")
+                return None
+        if number is not None:
+            k = parse_int_or_none(number, len(moves))
+            if k is not None:
+                self.say(f"[{k}] = {texts[k - 1]}")
+                return moves[k - 1]
+            span = "there is only [1]" if len(moves) == 1 else \
+                f"the moves are numbered [1] to [{len(moves)}]"
+            self.say(f"no move [{number.lstrip('0')[:20] or 0}]: {span} (type 'view' to see "
+                     "them, 'help' for the commands)")
+            return None
+        return self._parse(view, line, moves)
 
     def _parse(self, view: State, line: str, moves: list[int]) -> int | None:
         try:
             move = view.str_to_move(line)
         except (InvalidMoveError, ValueError) as e:
-            self.say(f"not a move: {line!r} ({_short(e)}); type a number 1 to {len(moves)}, a "
-                     f"move as listed (e.g. {view.move_to_str(moves[0])}), or 'help'")
+            self.say(f"not a move: {line!r} ({_short(e)}); type a move as listed (e.g. "
+                     f"{view.move_to_str(moves[0])}), its number [1] to [{len(moves)}], or "
+                     "'help'")
             return None
         if move not in moves:
-            self.say(f"{view.move_to_str(move)} is not legal here; your moves: "
+            self.say(f"{line} cannot be played: {why_not_legal(view, line)}; your moves: "
                      + " ".join(view.move_to_str(m) for m in moves))
             return None
         return move
@@ -343,6 +370,7 @@ class HumanSession:
         self.say("=== game over: every card shown ===")
         self.say(str(table.state))
         self.say("")
+        self.say(f"the game ended: {end_reason(table.state)}")
         self.say(f"scores: {scores}  returns: {returns}")
         mine = returns[self.seat]
         best = max(returns)
@@ -369,6 +397,14 @@ class HumanSession:
         for s, spec in enumerate(self.specs):
             if spec is not None and "seed" in spec:
                 self.say(f"  seat {s} played {spec}")
+
+
+def parse_int_or_none(text: str, count: int) -> int | None:
+    """``text`` as a list number 1..``count``, or ``None``."""
+    try:
+        return parse_int(text, "move", 1, count)
+    except ValueError:
+        return None
 
 
 def _short(e: Exception) -> str:
@@ -407,8 +443,8 @@ def play_human(state: State, seat: int, specs: list[PlayerSpec | None], *,
                 + (f"; AI level {level}" if level else "") + ".")
     for s, spec in enumerate(specs):
         session.say(f"  seat {s}: {hidden_spec(spec)}")
-    session.say("Type a move's number or its notation; 'help' for the commands, 'quit' to "
-                "leave.")
+    session.say("Type a move's notation or its number in brackets ([1]); 'help' for the "
+                "commands, 'quit' to leave.")
     try:
         return session.run()
     finally:

@@ -16,15 +16,18 @@ HTML/CSS/JS/SVG pages from ``catsearch/play/static/`` (no build step). The contr
 
 The JSON API the page uses: ``GET /api/games`` (games, seat counts, levels),
 ``GET /api/game/<id>`` (the seat's payload), ``POST /api/game/<id>/move`` (``{"move":
-"<notation>"}``), ``POST /api/game/<id>/close`` (the page went away).
+"<notation>"}``), ``POST /api/game/<id>/close`` (the page went away: the AI's search stops;
+the game is kept, so that a reload, Back or Forward resumes it exactly where it was).
+``GET /game/<id>`` of a game that is not there (expired, or a wrong link) is a page that
+says so (404), with a link to the start page.
 
 The server holds the full state in a :class:`~catsearch.search.table.Table`; every payload a
 page gets is built by :func:`seat_payload` from the seat's view and the seat's observations
 only, and the full state (every hand, a replay and the deal's seed) is added only once the
 game is over.
 The AI searches in a thread, off the event loop; its search is stopped when the page goes
-away (it closes the game, or stops asking for more than ``abandon_seconds``), and resumes
-when the page comes back. Games have unguessable ids (``secrets.token_urlsafe``), there are
+away (it says so, or stops asking for more than ``abandon_seconds``), and resumes when the
+page comes back. Games have unguessable ids (``secrets.token_urlsafe``), there are
 at most ``max_games`` going at once (a finished game no longer counts, but stays viewable for
 ``finished_seconds``; at the cap, games whose page went away make room), and a background
 sweep drops games nobody asked about for ``idle_seconds``. Malformed or illegal requests get
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from html import escape
 import json
 import secrets
 from collections.abc import Mapping
@@ -195,7 +199,8 @@ def create_app(*, max_games: int = 16, idle_seconds: float = 1800.0, ai_delay: f
         try:
             g = server.get(request.path_params["gid"])
         except ApiError as e:
-            return error(e)
+            html = _static("gone.html").replace("__REASON__", escape(e.message.capitalize()))
+            return _no_store(HTMLResponse(html, status_code=e.status))
         html = _static("play.html").replace("__GAME_ID__", json.dumps(g.id))
         return _no_store(HTMLResponse(html))
 
@@ -238,7 +243,7 @@ def create_app(*, max_games: int = 16, idle_seconds: float = 1800.0, ai_delay: f
 
     async def game_close(request: Request) -> Response:
         try:
-            server.close(request.path_params["gid"])
+            server.leave(request.path_params["gid"])     # kept: a reload resumes it
             return JSONResponse({"closed": True})
         except ApiError as e:
             return error(e)

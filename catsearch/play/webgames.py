@@ -17,6 +17,7 @@ from typing import Any
 
 import catsearch
 from catsearch._core.state import State
+from catsearch.play.reasons import end_reason
 from catsearch.play.levels import LEVELS, opponent
 from catsearch.search.table import Played, Table
 
@@ -85,7 +86,8 @@ def seat_payload(meta: dict, view: State, log: list[dict], *, your_turn: bool,
 
 def result_payload(initial: State, history: tuple[Played, ...], seed: int | None = None,
                    link: str | None = None) -> dict:
-    """The end of a game, every card shown: the final scores and returns, the full final
+    """The end of a game, every card shown: the final scores and returns, why it ended
+    (``reason``, :func:`~catsearch.play.reasons.end_reason`), the full final
     state, a replay (the full state after each move, with each move in full), the deal's
     ``seed`` as a decimal string (JavaScript's numbers hold 53 bits; ``None``: dealt
     otherwise) and a ``link`` that deals it again (``None`` unless
@@ -98,6 +100,7 @@ def result_payload(initial: State, history: tuple[Played, ...], seed: int | None
         frames.append({"ply": len(frames), "seat": played.seat, "move": played.text,
                        "text": state.to_text(), "picture": str(state)})
     return {"scores": state.scores(), "returns": state.returns(),
+            "reason": end_reason(state),
             "text": state.to_text(), "fields": parse_fields(state.to_text()),
             "cards": state.cards(), "picture": str(state), "replay": frames,
             "seed": None if seed is None else str(seed), "link": link}
@@ -132,6 +135,7 @@ class WebGame:
         self.thinking: dict | None = None
         self.running = False
         self.closed = False
+        self.left = False       # the page went away (a reload, Back, a closed tab): no search
         self.error: str | None = None
         self.last_seen = time.monotonic()
         self.version = 0
@@ -147,6 +151,7 @@ class WebGame:
         """The seat's payload now (see :func:`seat_payload`; the result once it is over)."""
         with self.lock:
             self.last_seen = time.monotonic()
+            self.left = False           # the page is back (a reload, Forward): resume
             self._ensure_ai()
             table = self.table
             out = seat_payload(self.meta, table.view(self.seat), self.log,
@@ -209,7 +214,8 @@ class WebGame:
                          name=f"catsearch-web-{self.id[:6]}").start()
 
     def _abandoned(self) -> bool:
-        return self.closed or time.monotonic() - self.last_seen > self.abandon_seconds
+        return (self.closed or self.left
+                or time.monotonic() - self.last_seen > self.abandon_seconds)
 
     def _ai_loop(self) -> None:
         try:
@@ -239,6 +245,11 @@ class WebGame:
                         return
                     self._record(self.table.play(result.move))
                     self.thinking = None
+                    if self.table.is_over() or self.table.current_player == self.seat:
+                        # the person's turn from this very payload on: never "your seat to
+                        # move" and "waiting for the other seats" at once
+                        self.running = False
+                        return
         except Exception:   # noqa: BLE001 - the game stops; the page says so
             # the details go to the server's log only: an error's text may name the full
             # state (IllegalMoveError does), which no page may see before the end
@@ -250,8 +261,20 @@ class WebGame:
                 self.thinking = None
                 self.version += 1
 
+    def leave(self) -> None:
+        """The page went away (a reload, Back, a closed tab): stop a running search (its move
+        is dropped) and keep the game, to resume exactly where it was when a page of it asks
+        again (:meth:`payload`); it expires like any game nobody asks about."""
+        with self.lock:
+            self.left = True
+            players = self.table.players
+        for p in players:
+            if p is not None:
+                p.stop()
+
     def close(self) -> None:
-        """The page went away: stop a running search and release the players."""
+        """The game is dropped (expired, the server stops): stop a running search and
+        release the players."""
         with self.lock:
             self.closed = True
             players = self.table.players
@@ -345,7 +368,8 @@ class GameServer:
         with self.lock:
             live = [g for g in self.games.values() if g.live]
             if len(live) >= self.max_games:
-                gone = sorted((g for g in live if now - g.last_seen > self.abandon_seconds),
+                gone = sorted((g for g in live
+                               if g.left or now - g.last_seen > self.abandon_seconds),
                               key=lambda g: g.last_seen)
                 dropped = gone[:len(live) - self.max_games + 1]
                 if len(live) - len(dropped) >= self.max_games:
@@ -368,14 +392,20 @@ class GameServer:
         with self.lock:
             game = self.games.get(gid)
         if game is None:
-            raise ApiError(404, "no such game (it ended, expired or never existed)")
+            raise ApiError(404, "no such game: it expired, or the link is wrong")
         return game
 
+    def leave(self, gid: str) -> None:
+        """The page of ``gid`` went away: its AI stops searching; the game stays, to resume
+        (see :meth:`WebGame.leave`). :raises ApiError: 404, no such game."""
+        self.get(gid).leave()
+
     def close(self, gid: str) -> None:
+        """Drop ``gid`` now. :raises ApiError: 404, no such game."""
         with self.lock:
             game = self.games.pop(gid, None)
         if game is None:
-            raise ApiError(404, "no such game (it ended, expired or never existed)")
+            raise ApiError(404, "no such game: it expired, or the link is wrong")
         game.close()
 
     def close_all(self) -> None:

@@ -28,11 +28,11 @@ from catsearch.play import glosses, levels, terminal
 ROOT = Path(__file__).resolve().parents[2]
 GAME_OVER = "=== game over: every card shown ==="
 #: enough "first move" answers for any whole game
-FIRST = "1\n" * 20000
+FIRST = "[1]\n" * 20000
 #: The Cat's first move is ``wait``: a person who only waits sits through thousands of ticks
 #: (7 s a game). This one picks up a pile (or swaps), waits three ticks and calls Stop, so
 #: that picks, swaps and round ends all come up within 250 turns.
-THE_CAT = "3\n1\n1\n1\n2\n" * 4000
+THE_CAT = "[3]\n[1]\n[1]\n[1]\n[2]\n" * 4000
 
 
 def answers(game: str) -> str:
@@ -141,7 +141,7 @@ def test_same_view_same_output(game, monkeypatch, capsys):
     hidden_a = {k: v for k, v in a.cards().items() if v != a.view(seat).cards()[k]}
     assert hidden_a and any(b.cards()[k] != v for k, v in hidden_a.items()), \
         "the deals must differ in what the seat cannot see"
-    lines = "help\nhint\nnot-a-move\n0\n999\nview\nhint\n1\nquit\n"
+    lines = "help\nhint\nnot-a-move\n0\n999\nview\nhint\n[1]\nquit\n"
     outs = []
     for deal in (a, b):
         # --seed 1: a chosen seed seats the AI (and the hint) the same in both runs
@@ -170,12 +170,12 @@ def test_commands_and_bad_lines(monkeypatch, capsys, tmp_path):
                        "\nhelp\nhint\nbanana\n0\n7\nS\nHINT\nxo\nquit\n", monkeypatch, capsys)
     assert rc == 0 and err == ""
     assert "Commands:" in out and "quit" in out
-    assert re.search(r"^hint \(easy: heuristic\): \d+ \S+  value for you \d\.\d{3}",
+    assert re.search(r"^hint \(easy: heuristic\): \[\d+\] \S+  value for you \d\.\d{3}",
                      out, flags=re.M)
     assert "not a move: 'banana'" in out
-    assert "no move 0: the moves are numbered 1 to 2" in out
-    assert "no move 7: the moves are numbered 1 to 2" in out
-    assert "S is not legal here; your moves: xo xp" in out
+    assert "no move [0]: the moves are numbered [1] to [2]" in out
+    assert "no move [7]: the moves are numbered [1] to [2]" in out
+    assert "S cannot be played: you hold no Stampede; your moves: xo xp" in out
     assert out.count("hint (easy") == 2              # commands are read in any case
     assert "  you: xo+" in out                      # the notation plays the move
     assert "You left the game (quit)." in out
@@ -364,7 +364,7 @@ def _play_subprocess(args: list[str]) -> str:
     """A whole game of Herding Cats in a ``catsearch-play`` process, the person (seat 0)
     answering the first listed move every time; its output."""
     proc = subprocess.run([sys.executable, "-m", "catsearch.cli", "herding-cats", "--human",
-                           "0", "--level", "easy", *args], input="1\n" * 400,
+                           "0", "--level", "easy", *args], input="[1]\n" * 400,
                           capture_output=True, text=True, timeout=120, cwd=ROOT,
                           env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
@@ -414,3 +414,78 @@ def test_hint_shows_the_top_moves_ranked(monkeypatch, capsys):
     assert top, out
     assert top.group(1) == m.group(1)                  # the chosen move first
     assert top.group(3) != top.group(1)
+
+
+# -- numbers and notation (issue 37) ---------------------------------------------------------
+
+def test_a_bare_number_that_a_move_names_is_asked_about(monkeypatch, capsys):
+    """Cat Cards' first moves are put0 put1 put2: ``1`` could be ``[1]`` (put0) or ``put1``;
+    it plays nothing and says so. ``[2]`` plays the list's second move, said back."""
+    rc, out, err = run(["cat-cards", "--human", "0", "--level", "easy", "--seed", "3",
+                        "--players", "2"], "1\n[2]\nquit\n", monkeypatch, capsys)
+    assert rc == 0 and err == ""
+    assert "[1] put0" in out and "[2] put1" in out
+    assert "'1' is ambiguous: [1] is put0; moves with 1 in them: put1." in out
+    assert "[2] = put1" in out
+    assert move_lines(out)[0] == ("you", "put1")
+
+
+def test_notation_first_and_the_real_reason(monkeypatch, capsys):
+    rc, out, err = run(["herding-cats", "--human", "0", "--level", "easy", "--seed", "1"],
+                       "o@5\n[3]\nxp\nquit\n", monkeypatch, capsys)
+    assert rc == 0 and err == ""
+    assert "o@5 cannot be played: there is no herd 5: there are no herds on the table" in out
+    assert "cat@5" not in out
+    assert "no move [3]: the moves are numbered [1] to [2]" in out
+    assert move_lines(out)[0][1].startswith("xp")
+
+
+def test_help_lists_every_mode_and_the_web_options(monkeypatch, capsys):
+    with pytest.raises(SystemExit) as e:
+        play_main(["--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    for word in ("--web", "--host", "--port", "--max-games", "--seed-links", "--human",
+                 "--replay", "modes:"):
+        assert word in out, word
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--web", "--port", "abc"], "--port 'abc' is not a whole number; ports are 0..65535"),
+    (["--web", "--port", "-1"], "--port -1: ports are 0..65535"),
+    (["--web", "--port", "65536"], "--port 65536: ports are 0..65535"),
+    (["--web", "--max-games", "0"], "--max-games 0: at least 1"),
+    (["--web", "herding-cats"], "--web takes no game argument"),
+    (["--web", "--human", "0"], "--web takes no --human"),
+    (["herding-cats", "--port", "80"], "--port is an option of --web"),
+    (["herding-cats", "--level", "godlike"], "argument --level: invalid choice"),
+])
+def test_command_line_errors_are_one_line(argv, message, monkeypatch, capsys):
+    try:
+        rc = play_main(argv)
+    except SystemExit as e:
+        rc = e.code
+    cap = capsys.readouterr()
+    assert rc == 2 and cap.out == ""
+    assert cap.err.startswith("catsearch-play: error: ") and message in cap.err
+    assert cap.err.count("\n") == 1 and "Traceback" not in cap.err
+
+
+def test_end_reason_says_why_each_game_ended():
+    from catsearch.play.reasons import end_reason
+    for game, words in (("the-cat", "reached 20 points"), ("herding-cats", "every card"),
+                        ("cat-cards", "fifth set"), ("cat-earth", "last with houses")):
+        s = catsearch.new_game(game, players=3, seed=1)
+        with pytest.raises(ValueError):
+            end_reason(s)
+        while not s.is_terminal():
+            s.apply(s.heuristic_move(seed=s.ply))
+        assert words in end_reason(s), (game, end_reason(s))
+    # The Cat at its round cap, nobody at the target: not "first to 20 points"
+    s = catsearch.new_game("the-cat", players=3, seed=1)
+    while not s.is_terminal():
+        s.apply(s.heuristic_move(seed=s.ply))
+    text = re.sub(r"scores=[\d,]+", "scores=3,7,1", re.sub(r"round=\d+", "round=50", s.to_text()))
+    capped = catsearch.from_text("the-cat", text)
+    assert end_reason(capped) == ("the 50-round cap: 50 rounds were played and nobody reached "
+                                  "20 points")

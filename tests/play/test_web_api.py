@@ -21,6 +21,7 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 
 import catsearch  # noqa: E402
 from catsearch.play.levels import LEVELS, level_spec, opponent  # noqa: E402
+from catsearch.play.reasons import end_reason  # noqa: E402
 from catsearch.play.web import create_app, parse_fields  # noqa: E402
 
 with warnings.catch_warnings():     # starlette asks for httpx2 in place of httpx
@@ -145,6 +146,8 @@ def test_whole_game_through_the_api(client, game, players, seat):
     res = p["result"]
     assert res["scores"] == final.scores() and res["returns"] == final.returns()
     assert res["text"] == final.to_text() and res["cards"] == final.cards()
+    # why it ended, in words (issue 37): never the generic fallback for these games
+    assert res["reason"] == end_reason(final) and res["reason"] != "the game is over"
     # the deal's seed (a string: JavaScript's numbers hold 53 bits) and a link that deals it
     # again (this server takes seed links), told only now
     assert res["seed"] == str(7 + players)
@@ -260,10 +263,15 @@ def test_another_games_id_is_404_and_ids_are_unguessable(client):
                   client.post(f"/api/game/{gid}/move", json={"move": "xo"}),
                   client.post(f"/api/game/{gid}/close")):
             assert r.status_code == 404 and r.json()["error"]
-    # closing one game leaves the other alone; the closed one is gone
+    # a page going away leaves the game (a reload resumes it) and the other game alone
     assert client.post(f"/api/game/{g1}/close").status_code == 200
-    assert client.get(f"/api/game/{g1}").status_code == 404
+    assert client.get(f"/api/game/{g1}").status_code == 200
     assert client.get(f"/api/game/{g2}").status_code == 200
+    client.server.close(g1)         # dropped (expired): gone
+    assert client.get(f"/api/game/{g1}").status_code == 404
+    page = client.get(f"/game/{g1}")
+    assert page.status_code == 404 and "text/html" in page.headers["content-type"]
+    assert "This game is not here" in page.text and 'href="/"' in page.text
 
 
 @pytest.fixture
@@ -370,3 +378,54 @@ def test_an_ai_failure_stops_the_game_without_leaking(monkeypatch, capsys):
         assert p["legal"] == [] and web.table.history == ()
         assert not web.running      # not tried again and again
     assert capsys.readouterr().err.count("illegal move") == 1
+
+
+def test_the_persons_turn_is_theirs_as_soon_as_the_ai_has_moved():
+    """With a delay between AI moves (the server's default is 0.3 s), a payload whose seat
+    to move is the person's offers the moves at once: never "your seat to move" while the
+    page still waits for the other seats (issue 37)."""
+    app = create_app(ai_delay=0.3, abandon_seconds=60, seed_links=True)
+    with TestClient(app) as c:
+        gid = open_game(c, "herding-cats", 3, 2, seed=5)
+        turns = 0
+        t0 = time.monotonic()
+        while turns < 3 and time.monotonic() - t0 < 30:
+            p = c.get(f"/api/game/{gid}").json()
+            if not p["over"] and p["to_move"] == p["seat"]:
+                assert p["your_turn"] and p["legal"] and p["thinking"] is None, p
+                r = c.post(f"/api/game/{gid}/move", json={"move": heuristic(p)})
+                assert r.status_code == 200
+                turns += 1
+            time.sleep(0.01)
+        assert turns == 3
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_reload_resumes_the_same_game_for_the_same_seat(client, game):
+    """The page goes away mid-game (a reload, Back: it posts close), then its address is
+    opened again: the same game at the same position for the same seat, its payload built
+    from the seat's view alone (checked as every payload is), and it plays on to the end."""
+    seed, seat = 9, 1
+    gid = open_game(client, game, 2, seat, seed=seed)
+    web = client.server.get(gid)
+
+    class G:
+        pass
+    g = G()
+    g.seed, g.view = seed, None
+    for _ in range(3):
+        p = wait(client, gid)
+        check_payload(p, g, web.table.state.to_text())
+        assert not p["over"]
+        assert client.post(f"/api/game/{gid}/move", json={"move": heuristic(p)}).status_code == 200
+    before = wait(client, gid)
+    assert client.post(f"/api/game/{gid}/close").status_code == 200     # the page goes away
+    page = client.get(f"/game/{gid}")                                   # F5 on its address
+    assert page.status_code == 200 and f'data-game="{gid}"' in page.text
+    after = wait(client, gid)
+    check_payload(after, g, web.table.state.to_text())
+    assert {k: v for k, v in after.items() if k != "version"} == \
+        {k: v for k, v in before.items() if k != "version"}
+    assert after["seat"] == seat and after["ply"] == before["ply"]
+    p = play_through(client, gid, seed)
+    assert p["over"] and p["result"]["scores"] == web.table.scores()

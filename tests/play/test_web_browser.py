@@ -26,6 +26,7 @@ sync_api = pytest.importorskip("playwright.sync_api",
                                reason="Playwright for Python is not installed (pip install playwright)")
 
 import catsearch  # noqa: E402
+from catsearch.play.reasons import end_reason  # noqa: E402
 from catsearch.play.web import create_app  # noqa: E402
 
 #: the seats of each game's game (fewer for the long games, to keep the test quick)
@@ -119,6 +120,10 @@ def play_whole_game(app, base, page, game, players, seat, seed):
             assert web.table.current_player == seat and not web.table.is_over()
             view = web.table.view(seat)
             assert shown == [view.move_to_str(m) for m in view.legal_moves()]
+        if game == "cat-cards" and moves == 0:     # every seat's points on the table
+            points = page.eval_on_selector_all("#board [data-points]",
+                                               "els => els.map(e => Number(e.dataset.points))")
+            assert points == view.scores()
         move = view.move_to_str(view.heuristic_move(seed=rng.randrange(2**32)))
         page.click(f'[data-move="{move}"]')
         # the click takes the moves away at once (until the next payload offers new ones)
@@ -129,6 +134,9 @@ def play_whole_game(app, base, page, game, players, seat, seed):
     assert result == web.table.scores()
     assert page.query_selector("[data-move]") is None
     assert page.query_selector(".render-error") is None
+    # why it ended and the final scores, in words (issue 37)
+    assert page.get_attribute("[data-reason]", "data-reason") == end_reason(web.table.state)
+    assert "Final scores: " in page.inner_text(".final-scores")
     # every hand revealed and a replay that steps back to the deal
     page.click("text=first")
     assert "The deal" in page.inner_text("#replay-frame")
@@ -174,12 +182,56 @@ def test_start_page_opens_the_chosen_game(server, page):
     web = app.state.games.get(gid)
     assert web.seat == 1 and web.initial == catsearch.new_game("cat-cards", players=2, seed=42)
     page.wait_for_selector("[data-move]", state="attached")
-    # leaving the page closes the game (the AI's search stops with it)
+    # leaving the page stops the AI's search but keeps the game: Back resumes it
     page.goto(base + "/")
     t0 = time.monotonic()
-    while gid in app.state.games.games and time.monotonic() - t0 < 5:
+    while not web.left and time.monotonic() - t0 < 5:
         time.sleep(0.05)
-    assert gid not in app.state.games.games
+    assert web.left and gid in app.state.games.games
+    page.go_back()
+    page.wait_for_selector("[data-move]", state="attached")
+    assert urllib.parse.urlsplit(page.url).path == f"/game/{gid}"
+    assert not web.left
+    # an unknown or expired game's address is a page that says so
+    page.goto(f"{base}/game/no-such-game-id-at-all")
+    assert "This game is not here" in page.inner_text("#gone")
+    assert page.query_selector('a[href="/"]') is not None
+    assert [e for e in page.errors if "404" not in e] == [], page.errors
+
+
+def test_a_reload_resumes_the_game_and_it_plays_to_the_end(server, page):
+    """F5 mid-game: the same game (its address), the same position, the same seat; then the
+    game is played to its end by clicking."""
+    app, base = server
+    page.goto(f"{base}/play?game=herding-cats&players=3&seat=1&level=easy&seed=12")
+    gid = page.get_attribute("#app", "data-game")
+    web = app.state.games.get(gid)
+    for _ in range(2):
+        page.wait_for_selector("[data-move]", state="attached")
+        with web.lock:
+            view = web.table.view(1)
+        page.click(f'[data-move="{view.move_to_str(view.heuristic_move(seed=1))}"]')
+    page.wait_for_selector("[data-move], [data-result]", state="attached")
+    with web.lock:
+        ply = len(web.table.history)
+    page.reload()
+    page.wait_for_selector("[data-move], [data-result]", state="attached")
+    assert page.get_attribute("#app", "data-game") == gid
+    assert urllib.parse.urlsplit(page.url).path == f"/game/{gid}"
+    with web.lock:
+        assert len(web.table.history) == ply         # nothing dealt or played again
+    assert web.seat == 1 and "you are seat 1" in page.inner_text("#title")
+    moves = 0
+    while not page.query_selector("[data-result]"):
+        page.wait_for_selector("[data-move], [data-result]", state="attached")
+        if page.query_selector("[data-result]"):
+            break
+        with web.lock:
+            view = web.table.view(1)
+        page.click(f'[data-move="{view.move_to_str(view.heuristic_move(seed=moves))}"]')
+        moves += 1
+        assert moves <= MAX_MOVES
+    assert json.loads(page.get_attribute("[data-result]", "data-result")) == web.table.scores()
     assert page.errors == [], page.errors
 
 
@@ -220,3 +272,89 @@ def test_another_sites_page_cannot_open_or_play_a_game(server, page):
     assert set(app.state.games.games) == before | {gid}
     assert web.table.history == () and not web.closed
     app.state.games.close(gid)
+
+
+# -- The Cat: waiting without a click a tick (issue 37) -----------------------------------------
+
+def _table_key(view, seat: int) -> tuple:
+    """What stops the waiting: the centre, the seat's own piles, what is known of them and
+    the one it holds, the round, the scores."""
+    f = dict(kv.partition("=")[::2] for kv in view.to_text().split(" "))
+    return (f["centre"], f["piles"].split("/")[seat], f["known"].split("/")[seat],
+            f["held"].split(",")[seat], f["round"], f["scores"])
+
+
+def _auto_wait_done(page):
+    page.wait_for_selector("#app[data-auto]", state="detached", timeout=120_000)
+    page.wait_for_selector("[data-move], [data-result]", state="attached")
+
+
+def test_the_cat_waits_until_something_changes(server, page):
+    """One click of "wait until something changes" plays wait ticks until the centre, one of
+    the seat's piles or the round changes (or the game ends): several ticks, all of them
+    waits, each but the last leaving the table as it was."""
+    app, base = server
+    page.goto(f"{base}/play?game=the-cat&players=2&seat=0&level=easy&seed=2")
+    gid = page.get_attribute("#app", "data-game")
+    web = app.state.games.get(gid)
+    page.wait_for_selector("#auto-wait")
+    assert page.get_attribute("#auto-wait", "data-move") is None   # not a move: the tests'
+    with web.lock:                                                  # data-move hook unchanged
+        start = _table_key(web.table.view(0), 0)
+        played = len(web.table.history)
+    page.click("#auto-wait")
+    _auto_wait_done(page)
+    with web.lock:
+        history = web.table.history[played:]
+        over = web.table.is_over()
+    mine = [p.text for p in history if p.seat == 0]
+    assert len(mine) >= 2 and set(mine) == {"wait"}, mine
+    # replayed: at the seat's turns before the last wait the table was as at the start; after
+    # the last one (the person's turn again) it had changed
+    state = web.initial.clone()
+    for p in web.table.history[:played]:
+        state.apply(p.move)
+    keys = []
+    for p in history:
+        if p.seat == 0:
+            keys.append(_table_key(state.view(0), 0))
+        state.apply(p.move)
+    assert keys == [start] * len(mine)
+    assert _table_key(state.view(0), 0) != start or over or len(mine) == 200
+    assert page.errors == [], page.errors
+
+
+def play_the_cat_counting_clicks(app, base, page, seed, use_auto: bool) -> tuple[int, int]:
+    """A whole game of The Cat (2 players, easy) by the rule-based move, each ``wait`` it
+    chooses played by one click of "wait until something changes" when ``use_auto``; the
+    clicks and the person's moves."""
+    page.goto(f"{base}/play?game=the-cat&players=2&seat=0&level=easy&seed={seed}")
+    gid = page.get_attribute("#app", "data-game")
+    web = app.state.games.get(gid)
+    clicks = 0
+    t0 = time.monotonic()
+    while True:
+        assert time.monotonic() - t0 < 600 and clicks < 5000
+        page.wait_for_selector("[data-move], [data-result]", state="attached")
+        if page.query_selector("[data-result]"):
+            break
+        with web.lock:
+            view = web.table.view(0)
+        move = view.move_to_str(view.heuristic_move(seed=view.ply))
+        if use_auto and move == "wait":
+            page.click("#auto-wait")
+            _auto_wait_done(page)
+        else:
+            page.click(f'[data-move="{move}"]')
+        clicks += 1
+    mine = sum(p.seat == 0 for p in web.table.history)
+    return clicks, mine
+
+
+@pytest.mark.slow
+def test_the_cat_takes_far_fewer_clicks_with_auto_wait(server, page):
+    app, base = server
+    clicks, moves = play_the_cat_counting_clicks(app, base, page, 3, use_auto=True)
+    print(f"the-cat, 2 players, easy, seed 3: {clicks} clicks for {moves} moves")
+    assert clicks * 2 < moves     # measured: 129 clicks for 331 moves (seed 3), 152 for 681 (seed 4)
+    assert page.errors == [], page.errors

@@ -143,7 +143,7 @@ def test_another_site_cannot_play_or_close_a_game(app):
             assert is_json_error(r, 403, 403), (headers, r.status_code)
             r = c.post(f"/api/game/{gid}/close", headers=headers)
             assert is_json_error(r, 403, 403), (headers, r.status_code)
-        assert web.table.state.to_text() == before and not web.closed
+        assert web.table.state.to_text() == before and not web.closed and not web.left
         assert gid in app.state.games.games
         # the page's own request plays
         r = c.post(f"/api/game/{gid}/move", json={"move": p["legal"][0]},

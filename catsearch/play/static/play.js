@@ -10,6 +10,10 @@
   let timer = null;
   let last = null;        // the last payload
   let replayAt = null;    // the replay frame shown
+  let auto = null;        // The Cat's "wait until something changes": {ticks, stop}
+  // at most this many wait ticks a click (a round of The Cat has at most 200 ticks)
+  const AUTO_MAX_TICKS = 200;
+  const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
   function schedule(ms) {
     clearTimeout(timer);
@@ -35,7 +39,7 @@
   }
 
   async function play(move) {
-    if (busy) return;
+    if (busy || auto) return;
     busy = true;
     $("moves").replaceChildren(h("p", { class: "hint" }, `Playing ${move}…`));
     try {
@@ -64,18 +68,84 @@
     if (p.over) return h("strong", {}, "The game is over.");
     if (p.your_turn) return h("strong", { class: "your-turn" }, "Your turn: pick a move below.");
     if (p.thinking) {
+      // the count comes from the search's progress reports (about ten a second): a quick
+      // search is over before the first one, and then no count is shown
+      const n = p.thinking.iterations;
       return h("span", { class: "thinking" }, h("span", { class: "spinner" }),
-        `${seatName(p.thinking.seat, p.seat)} is thinking… `,
-        h("span", { "data-iterations": p.thinking.iterations }, `${p.thinking.iterations.toLocaleString()} iterations`));
+        `${seatName(p.thinking.seat, p.seat)} is thinking…`,
+        n > 0 ? h("span", { "data-iterations": n }, ` ${n.toLocaleString()} iterations`) : null);
     }
+    if (p.to_move === p.seat) return h("span", {}, "Your turn is coming…");
     return h("span", {}, p.to_move >= 0 ? `${seatName(p.to_move, p.seat)} to move…` : "Waiting…");
   }
 
-  function movesBox(p) {
-    if (!p.your_turn || p.legal.length === 0) {
-      return p.over ? [] : [h("p", { class: "hint" }, "Waiting for the other seats.")];
+  // What "something changes" means in The Cat: the centre, your own piles (a card, what is
+  // known of them, the one in your hand), the round, the scores. Another seat picking a
+  // pile up does not stop the waiting (its swap changes the centre, and does).
+  function tableKey(p) {
+    const f = p.view.fields, me = p.seat;
+    return [f.centre, f.piles.split("/")[me], f.known.split("/")[me], f.held.split(",")[me],
+      f.round, f.scores].join(" ");
+  }
+
+  async function fetchPayload() {
+    const resp = await fetch(api, { cache: "no-store" });
+    if (!resp.ok) throw new Error(`the server answered ${resp.status}`);
+    return resp.json();
+  }
+
+  // Play `wait` tick after tick, each time the person's turn comes back, until the table
+  // changes, the round or the game ends, wait is no longer offered, the person stops it, or
+  // AUTO_MAX_TICKS ticks went by.
+  async function autoWait() {
+    if (busy || auto || !last || !last.your_turn || !last.legal.includes("wait")) return;
+    const start = tableKey(last);
+    auto = { ticks: 0, stop: false };
+    app.dataset.auto = "running";     // while it runs (tests wait for it to go)
+    clearTimeout(timer);
+    $("moves").replaceChildren(...autoBox(last));
+    try {
+      while (!auto.stop && auto.ticks < AUTO_MAX_TICKS) {
+        const resp = await fetch(`${api}/move`, {
+          method: "POST", headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ move: "wait" }),
+        });
+        let p = await resp.json();
+        if (!resp.ok) { $("status").textContent = `Refused: ${p.error}`; break; }
+        auto.ticks += 1;
+        for (let k = 0; k < 3000 && !p.your_turn && !p.over && !p.error; k++) {
+          await sleep(p.thinking ? 100 : 30);
+          p = await fetchPayload();
+        }
+        show(p);
+        if (p.over || p.error || !p.your_turn || !p.legal.includes("wait") || tableKey(p) !== start) break;
+      }
+    } catch (e) {
+      $("status").textContent = "The server cannot be reached; retrying…";
     }
-    return [h("h2", {}, "Your moves"),
+    auto = null;
+    delete app.dataset.auto;
+    poll();
+  }
+
+  function autoBox(p) {
+    if (auto) {
+      return [h("p", { class: "hint auto" }, `Waiting until something changes… ${auto.ticks} tick${auto.ticks === 1 ? "" : "s"} `,
+        h("button", { type: "button", id: "auto-stop", onclick: () => { if (auto) auto.stop = true; } }, "Stop waiting"))];
+    }
+    if (!p.your_turn || !p.legal.includes("wait")) return [];
+    return [h("button", { type: "button", class: "auto-wait", id: "auto-wait", "data-auto": "wait",
+      title: "play wait, tick after tick, until the centre or a pile changes or the round ends (key W)",
+      onclick: autoWait }, "Wait until something changes (W)")];
+  }
+
+  function movesBox(p) {
+    if (auto) return autoBox(p);
+    if (!p.your_turn || p.legal.length === 0) {
+      if (p.over || p.error || p.to_move === p.seat) return [];
+      return [h("p", { class: "hint" }, "Waiting for the other seats.")];
+    }
+    return [h("h2", {}, "Your moves"), ...autoBox(p),
       h("div", { class: "move-list" }, p.legal.map((m) =>
         h("button", { type: "button", class: "move", "data-move": m, onclick: () => play(m) }, m)))];
   }
@@ -113,12 +183,15 @@
     return [
       h("h2", {}, "Result"),
       h("p", { class: "verdict" }, verdict),
+      h("p", { class: "reason", "data-reason": r.reason }, `The game ended: ${r.reason}.`),
+      h("p", { class: "final-scores" }, "Final scores: ",
+        r.scores.map((sc, i) => `${seatName(i, p.seat)} ${sc}`).join(" · ")),
       h("table", { class: "scores", "data-result": JSON.stringify(r.scores) },
         h("tr", {}, h("th", {}, "Seat"), h("th", {}, "Score"), h("th", {}, "Share of the win")),
         r.scores.map((sc, i) => h("tr", { class: i === p.seat ? "you" : "" },
           h("td", {}, seatName(i, p.seat)), h("td", {}, String(sc)), h("td", {}, r.returns[i].toFixed(2))))),
       h("h3", {}, "Every hand, revealed"),
-      renderGame(p.render, r.fields, { seat: p.seat, toMove: -1 }),
+      renderGame(p.render, r.fields, { seat: p.seat, toMove: -1, scores: r.scores }),
       h("h3", {}, "Replay"),
       h("div", { class: "replay-controls" },
         h("button", { type: "button", onclick: () => showFrame(p, 0) }, "first"),
@@ -139,7 +212,7 @@
     document.title = `${p.game_name}: seat ${p.seat}`;
     $("title").textContent = `${p.game_name} — ${p.players} players, you are seat ${p.seat}, opponents: ${p.level}`;
     $("status").replaceChildren(statusLine(p));
-    $("board").replaceChildren(renderGame(p.render, p.view.fields, { seat: p.seat, toMove: p.over ? -1 : p.to_move }));
+    $("board").replaceChildren(renderGame(p.render, p.view.fields, { seat: p.seat, toMove: p.over ? -1 : p.to_move, scores: p.scores }));
     $("moves").replaceChildren(...movesBox(p));
     $("log").replaceChildren(...logBox(p));
     $("log").scrollTop = $("log").scrollHeight;
@@ -152,8 +225,15 @@
       }
       return;
     }
-    if (!p.your_turn && !p.error) schedule(p.thinking ? 200 : 60);
+    if (!p.your_turn && !p.error && !auto) schedule(p.thinking ? 200 : 60);
   }
+
+  // W: wait until something changes (The Cat); Escape stops it
+  document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "w" || e.key === "W") autoWait();
+    else if (e.key === "Escape" && auto) auto.stop = true;
+  });
 
   // The page going away closes the game: the server stops the AI's search.
   window.addEventListener("pagehide", () => {

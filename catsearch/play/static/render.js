@@ -152,7 +152,8 @@ function renderCatCards(f, opts) {
         h("div", { class: "hand" }, chars(pub).map(ccCard),
           chars(priv).length ? h("span", { class: "private-label" }, "private:") : null, chars(priv).map(ccCard)),
         h("div", { class: "sets" }, "sets: ",
-          sets[seat] === "-" ? h("em", {}, "none") : sets[seat].split(",").map((st) => h("span", { class: "set" }, chars(st).map(ccCard)))));
+          sets[seat] === "-" ? h("em", {}, "none") : sets[seat].split(",").map((st) => h("span", { class: "set" }, chars(st).map(ccCard)))),
+        opts.scores ? h("div", { class: "score", "data-points": opts.scores[seat] }, `points: ${opts.scores[seat]}`) : null);
     }));
 }
 
