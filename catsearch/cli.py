@@ -157,7 +157,11 @@ def _whole(text: str, name: str, lo: int, hi: int, what: str) -> int:
 
 def _web_main(args: argparse.Namespace) -> int:
     """``catsearch-play --web``: bind the port, then print where to open the page."""
-    given = [k for k in _NOT_WEB if getattr(args, k, None) not in (None, [], False)]
+    # given: anything but the defaults (None, False, []); seat 0 is given (0 == False, so
+    # not a membership test)
+    given = [k for k in _NOT_WEB
+             if not any(getattr(args, k, None) is d for d in (None, False))
+             and getattr(args, k, None) != []]
     if given:
         name = "game argument" if given[0] == "game" else f"--{given[0].replace('_', '-')}"
         print(f"catsearch-play: error: --web takes no {name}: the game, seats and level "

@@ -407,7 +407,7 @@ def test_hint_shows_the_top_moves_ranked(monkeypatch, capsys):
     rc, out, err = run(["herding-cats", "--human", "0", "--level", "medium", "--seed", "1"],
                        "hint\nquit\n", monkeypatch, capsys)
     assert rc == 0 and err == ""
-    m = re.search(r"^hint \(.*\): \d+ (\S+)  value for you", out, flags=re.M)
+    m = re.search(r"^hint \(.*\): \[\d+\] (\S+)  value for you", out, flags=re.M)
     assert m, out
     top = re.search(r"^  top moves: 1\. (\S+) \d\.\d{3} \((\d+) visits\), 2\. (\S+) \d\.\d{3} "
                     r"\((\d+) visits\)", out, flags=re.M)
