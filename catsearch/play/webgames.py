@@ -267,6 +267,11 @@ class WebGame:
         again (:meth:`payload`); it expires like any game nobody asks about."""
         with self.lock:
             self.left = True
+        self._stop_search()
+
+    def _stop_search(self) -> None:
+        """Stop the AI's search, if one runs (outside the lock: it may be waiting for it)."""
+        with self.lock:
             players = self.table.players
         for p in players:
             if p is not None:
@@ -277,10 +282,7 @@ class WebGame:
         release the players."""
         with self.lock:
             self.closed = True
-            players = self.table.players
-        for p in players:
-            if p is not None:
-                p.stop()
+        self._stop_search()
         # the players are closed by the AI's thread's end or here when none runs
         threading.Thread(target=self._close_players, daemon=True).start()
 

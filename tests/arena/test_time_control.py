@@ -43,9 +43,8 @@ def test_tiny_time_control_no_flags():
     assert s["time_control"] == {"text": "0.5+0.01", "flags": 0}
     assert all(not r.failed for r in res.records)
     assert all(r.terminal for r in res.records)
-    # the searcher spent its clock: on average well under base/moves + inc, but searched
-    ism = next(p for p in s["players"] if p["label"] == "ismcts")
-    assert 1.0 < ism["ms_per_move"] < 500 / 20 + 10
+    # (how much of its clock the searcher spent is wall time, so not asserted here: the plan
+    # itself is checked without a clock in tests/search/test_timeman.py)
     assert "time control 0.5+0.01 (base+increment, seconds): 0 flags" in format_table(s)
 
 

@@ -42,10 +42,6 @@ G = EXAMPLE_GAME
 #: arena, engine-subprocess, browser and terminal tests need fixtures: see the engine test)
 GENERIC_DIRS = ("conformance", "core", "games", "search")
 
-#: generic tests that still assume more of a game than the contract asks: they are marked
-#: xfail here (test name -> why); none since they read what the game declares (issue 34)
-KNOWN_GAPS: dict[str, str] = {}
-
 
 def test_the_example_is_a_test_game_with_its_declaration():
     assert G == "toy-sum" and catsearch.game_class(G) is ToySum
@@ -163,9 +159,6 @@ def _generic_cases():
                             row_marks += list(ms)
                         if slow:
                             row_marks.append(pytest.mark.slow)
-                        if f"{rel}::{fname}" in KNOWN_GAPS:
-                            row_marks.append(pytest.mark.xfail(
-                                reason=KNOWN_GAPS[f"{rel}::{fname}"], strict=False))
                         label = "-".join(f"{v}" for k, v in kwargs.items() if k != game_key)
                         cases.append(pytest.param(fn, kwargs, marks=row_marks,
                                                   id=f"{rel}::{fname}" + (f"[{label}]" if label

@@ -242,12 +242,9 @@ def test_ranked_best_first():
     assert [x.rank for x in top] == [1, 2, 3]
     assert len(r.ranked(10)) == 4
     assert SearchResult(move=1, value=(0.5, 0.5)).ranked(3) == ()
-    with pytest.raises(ValueError):
-        r.ranked(0)
-    with pytest.raises(TypeError):
-        r.ranked(2.0)
-    with pytest.raises(TypeError):
-        r.ranked(True)
+    for bad, error in ((0, ValueError), (2.0, TypeError), (True, TypeError)):
+        with pytest.raises(error):
+            r.ranked(bad)
 
 
 @pytest.mark.parametrize("spec", ["ismcts:iterations=300,seed=1", "pimc:iterations=300,seed=1",
