@@ -481,7 +481,7 @@ SPEC = GameSpec(
                doc="with nothing better to do, a swap that leaves the held pile no worse is "
                    "made one time in this many (its whole part; 0: never)"),
     ),
-    max_game_length=max_game_length, search_defaults=(("cutoff", 8),), gloss=gloss,
+    max_game_length=max_game_length, search_defaults=(("cutoff", 8), ("particles", 128)), gloss=gloss,
     render="the-cat", moves_left=moves_left,
     hidden_moves=True)     # the simultaneous actions are hidden from the other seats
 fill_weights(HW, HW_N, SPEC)

@@ -9,7 +9,9 @@ Python game named ``python_catsearch_<game id with _>``::
 
 or, with catsearch's own checks and messages, :func:`load_game` ``("herding-cats", players=2)``.
 The game parameters are ``players``, ``inference`` (what ``resample_from_infostate`` honours:
-``"rules"``, the default, or ``"none"``; see :meth:`catsearch.State.determinize`) and the
+``"rules"``, the default, or ``"none"``, see :meth:`catsearch.State.determinize`; or
+``"policy"``: worlds drawn from the seat's belief, :mod:`catsearch.search.particles`, built by
+replaying the state's history and kept on the state for the next resample) and the
 game's options (The Cat's ``target``, Cat Cards' ``values`` as a text ``"3,2,1,4,1"``, Cat
 Earth's ``setup``).
 
@@ -45,6 +47,7 @@ finds them through the ``catsearch.players`` entry point group.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from catsearch.interop import missing_extra
@@ -61,6 +64,7 @@ from catsearch._core.worlds import inference_off
 from catsearch._core.options import Option, OptionError
 from catsearch._core.state import State
 from catsearch.games import GAMES, game_class, new_game
+from catsearch.search.particles import Belief
 
 __all__ = [
     "PREFIX", "SEED_BYTES", "short_name", "game_id_of", "load_game", "register_games",
@@ -139,7 +143,8 @@ def _check_params(game_id: str, params: dict) -> tuple[int, dict]:
         players = int(players)
     n = spec.check_players(players)
     inference = params.pop("inference", "rules")
-    inference_off(inference)                # "none" or "rules", else TypeError / OptionError
+    if inference != "policy":
+        inference_off(inference)            # "none" or "rules", else TypeError / OptionError
     known = {o.name for o in spec.options}
     for key in params:
         if key not in known:
@@ -222,6 +227,19 @@ class CatsearchGame(pyspiel.Game):
         return dict(self._cfg.options)
 
 
+class _Beliefs:
+    """The beliefs of one state, per seat (``inference="policy"``): a cache, which a copy of
+    the state does not share (it starts empty)."""
+
+    __slots__ = ("by_seat",)
+
+    def __init__(self) -> None:
+        self.by_seat: dict = {}
+
+    def __deepcopy__(self, memo: dict) -> _Beliefs:
+        return _Beliefs()
+
+
 class CatsearchState(pyspiel.State):
     """An OpenSpiel state over a catsearch state: before the deal, the seed bytes drawn so
     far; after it, the catsearch state (:func:`catsearch_state` gives a copy)."""
@@ -232,6 +250,9 @@ class CatsearchState(pyspiel.State):
         self._seed = 0
         self._drawn = 0
         self._state: State | None = None
+        self._moves: list[int] = []      # the moves since the deal (inference=policy replays)
+        self._from_deal = True           # False: built from a catsearch state (no history)
+        self._beliefs = _Beliefs()
 
     # -- the OpenSpiel API ---------------------------------------------------------------
     def current_player(self) -> int:
@@ -257,6 +278,7 @@ class CatsearchState(pyspiel.State):
                 self._state = new_game(cfg.game_id, cfg.players, self._seed, **cfg.options)
         else:
             self._state.apply(int(action))
+            self._moves.append(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE_PLAYER:
@@ -299,8 +321,42 @@ class CatsearchState(pyspiel.State):
             return self.clone()
         out = self.get_game().new_initial_state()
         out._drawn = SEED_BYTES
-        out._state = self._state.determinize(player, seed, inference=self._cfg.inference)
+        out._from_deal = False
+        if self._cfg.inference == "policy":
+            if seed is None:
+                seed = int.from_bytes(os.urandom(8), "little")
+            out._state = self._belief(player).sample(seed)
+        else:
+            out._state = self._state.determinize(player, seed, inference=self._cfg.inference)
         return out
+
+    def _belief(self, player: int) -> Belief:
+        """``player``'s belief over this state's worlds (``inference="policy"``): the game
+        since the deal replayed on its view (each move's observation), kept on this state
+        for the next resample. A state built from a catsearch state has no history: its
+        belief starts from its view."""
+        b = self._beliefs.by_seat.get(player)
+        if b is not None:
+            return b
+        if not self._from_deal:
+            view = self._state.view(player)
+            b = Belief(view, player, seed=self._seed ^ player)
+        else:
+            cfg = self._cfg
+            st = new_game(cfg.game_id, cfg.players, self._seed, **cfg.options)
+            view = st.view(player)
+            b = Belief(view, player, seed=self._seed ^ player)
+            for m in self._moves:
+                mover = st.current_player
+                after = view.clone()
+                code = after.play_observation(st.observation(player, m))
+                st.apply(m)
+                if st.is_terminal():
+                    break
+                b.update(after, mover, code)
+                view = after
+        self._beliefs.by_seat[player] = b
+        return b
 
     def catsearch_state(self) -> State | None:
         """A copy of the catsearch state (``None`` before the deal)."""
@@ -329,6 +385,7 @@ def from_catsearch(state: State, game: CatsearchGame | None = None) -> Catsearch
     out = game.new_initial_state()
     out._drawn = SEED_BYTES
     out._state = state.clone()
+    out._from_deal = False
     return out
 
 
@@ -474,7 +531,8 @@ def register_games() -> tuple[str, ...]:
 
 def load_game(game_id: str, players: int | None = None, **options: Any) -> CatsearchGame:
     """``pyspiel.load_game`` for a catsearch game, by its catsearch id, checked first;
-    ``options`` are the game's options and ``inference`` (``"rules"`` or ``"none"``).
+    ``options`` are the game's options and ``inference`` (``"rules"``, ``"none"`` or
+    ``"policy"``).
 
     :raises TypeError: ``game_id`` is not a str, or a player count or option of the wrong
         type.
@@ -490,7 +548,8 @@ def load_game(game_id: str, players: int | None = None, **options: Any) -> Catse
     if "inference" in options:
         options = dict(options)
         params["inference"] = options.pop("inference")
-        inference_off(params["inference"])
+        if params["inference"] != "policy":
+            inference_off(params["inference"])
     checked = cls.spec.check_options(options)
     for o in cls.spec.options:
         if o.name in options:

@@ -43,8 +43,7 @@ cdef class ISMCTSCore(TreeCore):
         cdef double r[4]
         # the root's children load while the determinization is dealt (MO: the seat's tree)
         prefetch_children(a, self.roots[self.seat if self.mo else 0])
-        copy_state(st, self.root)
-        st.determinize_c(self.seat, &self.rng)
+        self.deal(st)
         cap = self.path_cap
         for q in range(self.ntrees):
             self.paths[q * cap] = self.roots[q]

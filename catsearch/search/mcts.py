@@ -21,6 +21,7 @@ from catsearch._core.state import State
 from catsearch.search.driver import Driver, SearchPlan, Track, worker_seed
 from catsearch.search.ismcts import ISMCTSCore
 from catsearch.search.limits import Limits, resolve
+from catsearch.search.particles import Belief
 from catsearch.search.options import (
     DEFAULT_ITERATIONS,
     ISMCTS_OPTIONS,
@@ -73,6 +74,8 @@ class MCTSPlayer(Player):
         # in a worker process: the parent checks that the moves follow on (the notation
         # the views travel in does not carry the ply)
         self._trust_ply = False
+        self._belief: Belief | None = None  # inference=policy: the seat's weighted worlds
+        self._search_belief: Belief | None = None  # what the cores of this search draw from
 
     @property
     def budget(self) -> Limits:
@@ -97,7 +100,8 @@ class MCTSPlayer(Player):
     def _process_options(self, worker: int, nworkers: int) -> dict:
         """The options of the player of worker process ``worker``: one thread, no seed (the
         parent seeds each search)."""
-        return dict(self._values, workers=1, parallel="threads", seed=None)
+        return dict(self._values, workers=1, parallel="threads", seed=None,
+                    inference="rules" if self.inference == "policy" else self.inference)
 
     def _core_kwargs(self, game_id: str) -> dict:
         cutoff = self.cutoff if self.cutoff is not None else game_default("cutoff", game_id)
@@ -115,10 +119,65 @@ class MCTSPlayer(Player):
                     weights=self.weights_for(game_id))
 
     def _inferring(self, view: State) -> State:
-        """A copy of ``view`` whose worlds honour this player's ``inference``."""
+        """A copy of ``view`` whose worlds honour this player's ``inference`` (``policy``:
+        the rules', which the belief's worlds honour too, then weighs)."""
         view = view.clone()
-        view.inference = self.inference
+        view.inference = "none" if self.inference == "none" else "rules"
         return view
+
+    def _particles(self, game_id: str) -> int:
+        return self.particles if self.particles is not None else game_default("particles",
+                                                                               game_id)
+
+    @property
+    def belief(self) -> Belief | None:
+        """With ``inference=policy``: the seat's belief (its weighted worlds, see
+        :mod:`catsearch.search.particles`), as the last search or observation left it."""
+        return self._belief
+
+    def _belief_for(self, view: State, seat: int, seed: int) -> Belief | None:
+        """The belief this search draws its worlds from: the one followed so far if it stands
+        for ``view``, else a fresh one (rule inference's worlds, equal weights)."""
+        if self.inference != "policy":
+            return None
+        b = self._belief
+        if b is None or b.seat != seat or not b.agrees(view):
+            b = Belief(self._inferring(view), seat, count=self._particles(view.game_id),
+                       temperature=self.policy_temperature, seed=seed)
+            self._belief = b
+        return b
+
+    def _follow_belief(self, state: State, move: str | int) -> None:
+        """Weigh the belief's worlds by one move seen (see :meth:`observe`)."""
+        b = self._belief
+        if b is None:
+            if self.inference != "policy" or state.view_seat is None or state.is_terminal():
+                return
+            b = self._belief = Belief(self._inferring(state), state.view_seat,
+                                      count=self._particles(state.game_id),
+                                      temperature=self.policy_temperature,
+                                      seed=self._seeds.getrandbits(64))
+        if state.view_seat is None:
+            before = state.view(b.seat)
+            if isinstance(move, str):
+                raise ValueError("an observation is read on the seat's view, not on the full "
+                                 "state")
+            code = state.observe_move(move, b.seat) if move < state.num_distinct_moves else move
+            after = state.clone()
+            after.apply(move)
+            after = after.view(b.seat)
+        elif state.view_seat == b.seat and isinstance(move, str):
+            before, after = state, state.clone()
+            code = after.play_observation(move)
+        else:       # a move as an int on a view: what a draw showed is unknown; start again
+            self._belief = None
+            return
+        if not b.agrees(before) or before.is_terminal():
+            self._belief = None
+            return
+        if not after.is_terminal():
+            after.inference = "rules"
+            b.update(after, before.current_player, code)
 
     @property
     def bytes_per_node(self) -> int:
@@ -157,6 +216,7 @@ class MCTSPlayer(Player):
         forced = forced_result(view, t0, self.forced)
         if forced is not None:
             return forced
+        self._search_belief = self._belief_for(view, seat, plan.seed ^ 0x5EED)
         legal = view.legal_moves()
 
         def result(snaps: list[dict]) -> SearchResult:
@@ -178,10 +238,13 @@ class MCTSPlayer(Player):
         if (self.reuse and track is not None and len(self._kept) == n
                 and track.leads_to(view, seat, trust_ply=self._trust_ply)):
             for core, s in zip(self._kept, seeds):
+                core.set_belief(self._search_belief)
                 self._rebase(core, view, s)
                 cores.append(core)
         else:
             cores = [self._new_core(view, seat, seeds[w], w, n) for w in range(n)]
+            for core in cores:
+                core.set_belief(self._search_belief)
         self._kept = []
         self._track = None
         for core in cores:
@@ -208,7 +271,12 @@ class MCTSPlayer(Player):
         hidden from this seat moves only the seat's own tree (MO-ISMCTS) by what it saw, and
         forgets the trees that would need the hidden move. Anything that does not fit the
         kept trees (another game, a ply out of step, another seat's view) drops them.
+
+        With ``inference=policy`` the belief follows the move too: each of its worlds plays
+        it and is weighed by how likely it was there (an observation that does not follow on
+        from the belief's last view drops the belief; the next search starts a fresh one).
         """
+        self._follow_belief(state, move)
         if not self.reuse:
             return
         if isinstance(move, str):
@@ -252,8 +320,9 @@ class MCTSPlayer(Player):
         return state if state.view_seat == seat else None
 
     def new_game(self) -> None:
-        """Forget the kept trees and restart the seed sequence."""
+        """Forget the kept trees and the belief, and restart the seed sequence."""
         self._kept, self._track = [], None
+        self._belief = None
         self._seeds = random.Random(self.seed)
         if self._driver.pool is not None:
             self._driver.pool.new_game()
@@ -354,7 +423,7 @@ class DeterminizedMCTS(MCTSPlayer):
     def _new_core(self, view, seat, seed, worker, nworkers):
         share = split(self.determinizations, nworkers)[worker]
         return PIMCCore(self._inferring(view), seat, determinizations=share, seed=seed,
-                        **self._core_kwargs(view.game_id))
+                        belief=self._search_belief, **self._core_kwargs(view.game_id))
 
     def _rebase(self, core, view, seed):
         core.rebase_pimc(self._inferring(view), seed)

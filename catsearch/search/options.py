@@ -24,6 +24,7 @@ from catsearch._core.options import SEED, Option, OptionError, check_options
 from catsearch.search.expectimax_core import MAX_DEPTH as EXPECTIMAX_MAX_DEPTH
 from catsearch.search.limits import (C_INT_MAX, DEPTH, ITERATIONS, MAX_COUNT, NODES, SECONDS,
                                      Positive)
+from catsearch.search.particles import DEFAULT_COUNT as PARTICLES, DEFAULT_TEMPERATURE
 from catsearch.search.tree import EXPLORATION, MAX_NODES, MAX_NODES_LIMIT, PRIOR
 
 __all__ = [
@@ -50,6 +51,19 @@ INFERENCE = Option("inference", ("none", "rules"), "rules",
                    doc="the worlds searched: every one the seat cannot tell apart (none), or "
                        "only those where every move seen was legal (rules)")
 #: every searcher answers a position with one legal move at once (players.forced_result)
+#: the sampling searchers' inference: the rules' worlds, or those weighted by the opponents'
+#: moves under a model of them (search/particles.pyx; docs/search.rst, "Policy inference")
+POLICY_INFERENCE = (
+    dataclasses.replace(INFERENCE, kind=("none", "rules", "policy"),
+                        doc=INFERENCE.doc + ", or those weighted by how likely the other "
+                            "seats' moves were there under a model of them (policy)"),
+    Positive("policy_temperature", float, DEFAULT_TEMPERATURE,
+             doc="with inference=policy: the opponent model's softmax temperature (small: "
+                 "they play like the heuristic; large: any legal move alike)"),
+    Option("particles", int, None, 1, 1 << 16, none_ok=True,
+           doc="with inference=policy: the worlds the belief keeps (default: the game's; "
+               f"{PARTICLES}, 128 in The Cat, whose hidden moves cost more to follow)"),
+)
 FORCED = Option("forced", ("instant", "search"), "instant",
                 doc="one legal move: answer at once (its value: the evaluation) or search it")
 
@@ -61,7 +75,7 @@ FORCED = Option("forced", ("instant", "search"), "instant",
 #: evaluation scores it; Cat Cards sets ISMCTS's exploration and prior as tuned (SPSA)
 #: what those options are in a game that sets none
 NO_GAME_DEFAULT: dict[str, Any] = {"cutoff": 0, "playout_mix": 1.0, "exploration": EXPLORATION,
-                                   "prior": PRIOR}
+                                   "prior": PRIOR, "particles": PARTICLES}
 
 
 def game_default(option: str, game_id: str | None) -> Any:
@@ -93,7 +107,7 @@ MCTS_OPTIONS: tuple[Option, ...] = (
     Option("max_nodes", int, MAX_NODES, 1, MAX_NODES_LIMIT, doc="the node budget of a tree"),
     Positive("info_interval", float, 0.25, doc="seconds between info calls"),
     FORCED,
-    INFERENCE,
+    *POLICY_INFERENCE,
 )
 #: ISMCTS takes its exploration constant and prior weight from the game where the game sets
 #: them (tuned there: GameSpec.search_defaults); PIMC keeps the general ones

@@ -29,7 +29,8 @@ cdef class PIMCCore(TreeCore):
 
     def __init__(self, State view, int seat, *, int determinizations=16, double c=EXPLORATION,
                  double mix=0.0, int cutoff=0, int max_depth=0,
-                 int max_nodes=MAX_NODES, uint64_t seed=0, double prior=0.0, weights=None):
+                 int max_nodes=MAX_NODES, uint64_t seed=0, double prior=0.0, weights=None,
+                 belief=None):
         if determinizations < 1:
             raise ValueError(f"determinizations must be at least 1, not {determinizations}")
         self._setup(view, seat, determinizations, c, mix, cutoff, max_depth, max_nodes,
@@ -39,14 +40,14 @@ cdef class PIMCCore(TreeCore):
         if self.dets == NULL:
             raise MemoryError("cannot allocate the determinizations")
         self.next_tree = 0
+        self.set_belief(belief)
         cdef int t
         for t in range(determinizations):
             self._deal(t)
 
     cdef void _deal(self, int t):
         """Tree ``t`` gets a fresh determinization of the root view and a fresh root."""
-        copy_state(self.scratch, self.root)
-        self.scratch.determinize_c(self.seat, &self.rng)
+        self.deal(self.scratch)
         memcpy(self.dets + t * self.size, self.scratch._data, self.size)
 
     @property

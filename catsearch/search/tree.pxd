@@ -7,6 +7,7 @@ from libc.stdint cimport uint64_t
 from catsearch._core.rng cimport Rng
 from catsearch._core.state cimport State
 from catsearch.search.pool cimport NodePool, ChildIndex
+from catsearch.search.particles cimport Belief
 
 # The search's constants, in one place (the selection policy's own are in tree.pyx:
 # EXPLORATION, PRIOR and the first-play urgency of untried_move; its scoring rules in
@@ -21,6 +22,7 @@ cdef class TreeCore:
     objects are touched inside :meth:`run_c`)."""
     cdef State root            # the seat's view: the information set searched from
     cdef State scratch         # the determinization played through in one iteration
+    cdef Belief belief         # None: worlds by determinize_c; else drawn from the belief
     cdef object weights        # the heuristic's weights (GameSpec.weight_vector) or None
     cdef const double* hw      # their doubles, which root and scratch point at (NULL: none)
     cdef int seat
@@ -59,6 +61,7 @@ cdef class TreeCore:
                      int cutoff, int max_depth, int max_nodes, bint use_avail, uint64_t seed,
                      double prior, object weights=*)
     cdef _set_root(self, State view)
+    cdef void deal(self, State st) noexcept nogil
     cdef void _compact(self)
     cdef int ensure_path(self, int depth) noexcept nogil
     cdef int prior_move(self, State st, int n) noexcept nogil

@@ -25,7 +25,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_below, rng_double
-from catsearch._core.state cimport (State, Header, header, MAX_PLAYERS, random_playout,
+from catsearch._core.state cimport (State, Header, header, MAX_PLAYERS, random_playout, copy_state,
                                     set_heuristic_weights, weights_pointer)
 from catsearch.search.pool cimport (Node, IndexEntry, NO_NODE, WIDE, POOL_START, pool_init,
                                      pool_add, pool_free, index_free, index_get,
@@ -565,6 +565,25 @@ cdef class TreeCore:
         set_heuristic_weights(self.scratch, self.hw)
         header(self.root).scratch = 1       # the search's own copies (Header.scratch)
         header(self.scratch).scratch = 1
+
+    cdef void deal(self, State st) noexcept nogil:
+        """Deal the world of an iteration into ``st``: a particle of the belief, by weight,
+        where the search has one (``inference=policy``), else a determinization of the root
+        view (uniform among the worlds the rules allow)."""
+        if self.belief is not None:
+            self.belief.draw_c(st, &self.rng)
+        else:
+            copy_state(st, self.root)
+            st.determinize_c(self.seat, &self.rng)
+
+    def set_belief(self, Belief belief):
+        """Draw each iteration's world from ``belief`` (a :class:`~catsearch.search.particles.
+        Belief` of this core's seat that stands for its root view), or, with ``None``, by
+        ``determinize`` again."""
+        if belief is not None and belief.seat != self.seat:
+            raise ValueError(f"a belief of seat {belief.seat} given to a search of seat "
+                             f"{self.seat}")
+        self.belief = belief
 
     def rebase(self, State view, uint64_t seed):
         """Search from ``view`` next, keeping the trees under their current roots."""

@@ -315,3 +315,28 @@ def test_resample_honours_the_inference_parameter(cio):
     assert refused["none"] > 0
     with pytest.raises(ValueError, match="inference"):
         cio.load_game("herding-cats", players=2, inference="policyx")
+
+
+def test_resample_with_policy_inference_replays_the_history(cio):
+    """inference=policy: the worlds come from the seat's belief, built by replaying the
+    game since the deal on the seat's view, kept on the state (not on its copies); each is
+    one the seat could be in."""
+    import random
+    game = cio.load_game("cat-earth", players=2, inference="policy")
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply_action(rng.randrange(256))
+    for _ in range(9):
+        state.apply_action(rng.choice(state.legal_actions()))
+    st = cio.catsearch_state(state)
+    p = st.current_player
+    view = st.view(p)
+    worlds = [state.resample(p, k).catsearch_state() for k in range(20)]
+    for w in worlds:
+        assert w.view(p).to_text() == view.to_text() and view.allows(w)
+    belief = state._beliefs.by_seat[p]
+    assert belief.stats()["updates"] == 9
+    assert state.clone()._beliefs.by_seat == {}
+    rs = state.resample_from_infostate(p, rng.random)
+    assert cio.catsearch_state(rs).view(p).to_text() == view.to_text()
