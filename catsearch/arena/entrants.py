@@ -347,11 +347,14 @@ class Slot:
     @property
     def follows_moves(self) -> bool:
         """Whether the live player wants to be told every move (:meth:`observe`): a player
-        whose ``observe`` does something (``reuse=true`` searchers; engines, which are then
-        sent their seat's first view and its observations)."""
+        whose ``observe`` does something (searchers with ``reuse=true`` or
+        ``inference=policy``; engines, which are then sent their seat's first view and its
+        observations)."""
         p = self.player
-        return (p is not None and type(p).observe is not Player.observe
-                and bool(getattr(p, "reuse", True)))
+        if p is None or type(p).observe is Player.observe:
+            return False
+        follows = getattr(p, "follows_moves", None)     # a searcher says (MCTSPlayer)
+        return bool(getattr(p, "reuse", True) if follows is None else follows)
 
     def observe(self, view: State, observation: str) -> None:
         """Tell the player its seat's ``observation`` of a move about to be played, with the

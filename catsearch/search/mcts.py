@@ -130,6 +130,12 @@ class MCTSPlayer(Player):
                                                                                game_id)
 
     @property
+    def follows_moves(self) -> bool:
+        """Whether :meth:`observe` does anything: it follows the game with the kept trees
+        (``reuse=true``) or the belief (``inference=policy``)."""
+        return bool(self.reuse) or self.inference == "policy"
+
+    @property
     def belief(self) -> Belief | None:
         """With ``inference=policy``: the seat's belief (its weighted worlds, see
         :mod:`catsearch.search.particles`), as the last search or observation left it."""

@@ -20,10 +20,10 @@ Inference in Trick-Taking Card Games"). It is a particle filter fed one observat
   say) dies;
 * **refill**: hard evidence kills particles (an opponent plays a card its world's hand lacks;
   the seat draws a card its world's deck did not have on top). When fewer than ``refill``
-  of them live (a quarter by default), each dead one is replaced by a fresh world of the seat's view (rule inference)
-  at the live particles' mean weight (a defensive mixture: the soft evidence the fresh worlds
-  missed counts as average; ``refills``); when none lives, the belief starts again
-  (``restarts``);
+  of them live (a quarter by default), each dead one is replaced by a fresh world of the
+  seat's view (rule inference) at the live particles' mean weight (a defensive mixture: the
+  soft evidence the fresh worlds missed counts as average; ``refills``); when none lives, the
+  belief starts again (``restarts``);
 * **resample**: when the effective sample size falls below ``threshold * count``, the
   particles are resampled (systematic resampling) to equal weights.
 

@@ -16,11 +16,16 @@ from catsearch.engine.client import EngineClient
 
 ROOT = Path(catsearch.__file__).resolve().parents[1]
 REUSE = "ismcts:iterations=60,seed=1,reuse=true,cutoff=10"
+#: policy inference follows the game by the same observations (its belief, Player.observe)
+POLICY = "ismcts:iterations=60,seed=1,reuse=true,cutoff=10,inference=policy,particles=32"
+CASES = [(g, REUSE) for g in catsearch.GAMES] + [(g, POLICY) for g in catsearch.GAMES
+                                                 if g != "the-cat"]
 
 
-@pytest.mark.parametrize("game_id", catsearch.GAMES)
-def test_a_server_plays_whole_games_sending_only_observations(engine, game_id):
-    engine.ask(f"setoption name Player value {REUSE}")
+@pytest.mark.parametrize("game_id,spec", CASES,
+                         ids=[f"{g}-{'policy' if s == POLICY else 'reuse'}" for g, s in CASES])
+def test_a_server_plays_whole_games_sending_only_observations(engine, game_id, spec):
+    engine.ask(f"setoption name Player value {spec}")
     for players in (2, 3):
         # The Cat's short game (to 12 points): a whole game in a third of the moves
         table = Table(catsearch.new_game(game_id, players, seed=40 + players,

@@ -136,6 +136,22 @@ def test_the_searchers_follow_a_game_with_their_belief(spec, game_id):
 def test_the_same_seed_searches_the_same_way():
     def line(seed):
         p = make_player(f"ismcts:iterations=300,inference=policy,particles=64,seed={seed}")
-        table = Table(lookup("cat-earth").new(players=2, seed=2), [p, make_player("heuristic:seed=9")])
+        table = Table(lookup("cat-earth").new(players=2, seed=2),
+                      [p, make_player("heuristic:seed=9")])
         return [table.step().move for _ in range(12) if not table.is_over()]
     assert line(1) == line(1)
+
+
+def test_the_arena_tells_a_policy_searcher_every_move():
+    """A searcher with inference=policy follows the game even without reuse (the arena asks
+    follows_moves before sending the observations)."""
+    from catsearch.arena.entrants import Entrant, Slot
+    assert make_player("ismcts:inference=policy").follows_moves
+    assert not make_player("ismcts").follows_moves
+    assert make_player("pimc:reuse=true").follows_moves
+    slots = {}
+    for spec in ("ismcts:inference=policy", "ismcts", "heuristic"):
+        slot = Slot(Entrant.parse(spec), None)
+        slot.player = make_player(spec)
+        slots[spec] = slot.follows_moves
+    assert slots == {"ismcts:inference=policy": True, "ismcts": False, "heuristic": False}
