@@ -136,3 +136,18 @@ def test_ismcts_searches_a_hands_view_and_plays_a_real_legal_move(game_id):
     player = catsearch.make_player("ismcts:iterations=60,seed=1")
     move = player.choose_move(st.view(st.current_player, hands=True))
     assert move in st.legal_moves()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_hands_view_is_not_a_seats_view_so_its_notation_is_refused(game_id):
+    from catsearch.errors import NotationError
+    refused = 0
+    for st in positions(game_id, 3):
+        seat = st.current_player
+        hv = st.view(seat, hands=True)
+        if hv.to_text() == st.view_text(seat):
+            continue                    # nothing shown beyond the seat's own view
+        with pytest.raises(NotationError):
+            catsearch.from_text(game_id, hv.to_text())
+        refused += 1
+    assert refused
