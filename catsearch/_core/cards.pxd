@@ -88,12 +88,14 @@ cdef inline int redeal_hand(unsigned char* hand, unsigned char* size, int width,
 
 cdef inline int redeal_hands(unsigned char* hands, int stride, unsigned char* sizes, int players,
                              int seat, int unk, const unsigned char* pool, int i,
-                             int n) noexcept nogil:
-    """Deal every seat's hand (rows of ``stride`` counts) with ``redeal_hand``; return the
+                             int n, bint every) noexcept nogil:
+    """Deal every seat's hand (rows of ``stride`` counts) with ``redeal_hand``, ``seat``'s
+    as its own (``every``: each hand as its own, a view that shows every hand); return the
     new pool position."""
     cdef int p
     for p in range(players):
-        i = redeal_hand(hands + p * stride, sizes + p, stride, unk, p == seat, pool, i, n)
+        i = redeal_hand(hands + p * stride, sizes + p, stride, unk, every or p == seat, pool,
+                        i, n)
     return i
 
 
@@ -157,11 +159,12 @@ cdef inline void hide_cards(Header* h, int seat, unsigned char* hands, int strid
     """Make a state ``seat``'s view (``hide_c``) for a game of hands and a deck: every card in
     another seat's hand (rows of ``stride`` counts per seat, ``ntypes`` known types, the
     unknown count at ``unk``) and every card of ``deck[0:ndeck]`` becomes unknown, and the
-    header becomes a view's (``as_view``). The game then recomputes the hash."""
+    header becomes a view's (``as_view``); with ``h.show_hands`` the hands stay as they are.
+    The game then recomputes the hash."""
     cdef int p, t
     cdef unsigned char* hand
     for p in range(h.players):
-        if p != seat:
+        if p != seat and not h.show_hands:
             hand = hands + p * stride
             for t in range(ntypes):
                 hand[unk] += hand[t]
@@ -202,11 +205,13 @@ cdef inline void redeal_unseen(Header* h, int seat, const int* cnt, int ntypes,
     """A hand-and-deck game's ``determinize_c`` but for the hash: the cards ``seat`` has not
     seen (``cnt``, from the game's ``unseen_counts``, at most 256) shuffled and dealt into
     the other hands, ``seat``'s own unknown cards and the deck ``deck[0:ndeck]``; the header
-    becomes a full state's (``as_full``). The game then recomputes the hash."""
+    becomes a full state's (``as_full``). With ``h.show_hands`` (``cnt``: what nobody in the
+    view has seen) every hand keeps its known cards, as ``seat``'s own does. The game then
+    recomputes the hash."""
     cdef unsigned char pool[256]
     cdef int n, i
     n = shuffled_pool(cnt, ntypes, pool, rng)
-    i = redeal_hands(hands, stride, sizes, h.players, seat, unk, pool, 0, n)
+    i = redeal_hands(hands, stride, sizes, h.players, seat, unk, pool, 0, n, h.show_hands)
     redeal_run(deck, ndeck, pool, i, n)
     as_full(h, rng)
 
@@ -250,10 +255,11 @@ cdef inline void determinize_hands_deck(State st, int seat, Rng* rng, unseen_fn 
                                         unsigned char* sizes, int unk, unsigned char* deck,
                                         int ndeck) noexcept nogil:
     """A hand-and-deck game's ``determinize_c`` (at most 64 card types): the cards ``seat``
-    has not seen redealt (``redeal_unseen``), then the hash recomputed."""
+    has not seen redealt (``redeal_unseen``; from a view that shows every hand, the cards
+    nobody there has seen), then the hash recomputed."""
     cdef int cnt[64]
     cdef Header* h = header(st)
-    unseen(st._data, seat, cnt)
+    unseen(st._data, NO_SEAT if h.show_hands else seat, cnt)
     redeal_unseen(h, seat, cnt, ntypes, hands, stride, sizes, unk, deck, ndeck, rng)
     h.hash = st.compute_hash_c()
 

@@ -87,6 +87,7 @@ def tensor(State st, seat, kind):
     buf = out
     if header(st).view_seat < 0:
         v = st.clone_c()
+        header(v).show_hands = 0       # the seat's own view, even of a world an oracle dealt
         v.hide_c(s)
     v.tensor_c(k, &buf[0])
     return out

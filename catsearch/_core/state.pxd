@@ -37,6 +37,13 @@ ctypedef struct Header:
     # game may skip bookkeeping that only the record of a real game needs (Herding Cats starts
     # no new record of what a discard reveals); every copy made from it is one too
     int scratch
+    # 1: ``hide_c`` makes a view that shows every seat's hand (and whatever else a seat holds
+    # privately), hiding only what no seat knows (the deck's order, future draws, the
+    # generator; ``State.view(seat, hands=True)``, an oracle's view); ``determinize_c`` then
+    # deals only those unknown cards, keeping every hand. A world dealt from such a view
+    # keeps it set (a search that hides it again gets the same view); 0 (the default): the
+    # seat's own view
+    int show_hands
 
 
 cdef class State:
@@ -141,12 +148,13 @@ cdef inline void restart(State st, uint64_t seed) noexcept nogil:
     cdef Header* h = <Header*>st._data
     cdef int players = h.players
     cdef const double* w = h.hweights
-    cdef int no_inference = h.no_inference, scratch = h.scratch
+    cdef int no_inference = h.no_inference, scratch = h.scratch, show_hands = h.show_hands
     memset(st._data, 0, st._size)
     h.players = players
     h.hweights = w
     h.no_inference = no_inference
     h.scratch = scratch
+    h.show_hands = show_hands
     h.view_seat = NO_SEAT
     h.rng_known = 1
     rng_seed(&h.rng, seed)

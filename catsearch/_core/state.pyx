@@ -486,12 +486,12 @@ cdef class State:
             from catsearch._core import text as _text
         return _text.write_state(self)
 
-    def view(self, seat):
-        """This state as ``seat`` sees it: every card that seat does not know is unknown."""
-        cdef int s = self._check_seat(seat)
-        cdef State c = self.clone_c()
-        c.hide_c(s)
-        return c
+    def view(self, seat, *, hands=False):
+        """This state as ``seat`` sees it: every card that seat does not know is unknown.
+        ``hands=True``: an oracle's view that shows every seat's hand too, hiding only what
+        no seat knows (docs/contract.rst, "Views that show every hand")."""
+        from catsearch._core.worlds import view
+        return view(self, seat, hands)
 
     def view_text(self, seat) -> str:
         """The notation of ``seat``'s view (unknown cards written ``?``); it parses back."""

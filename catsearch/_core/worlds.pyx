@@ -23,6 +23,20 @@ cpdef int inference_off(object inference) except -1:
     return inference == "none"
 
 
+def view(State st, seat, hands) -> State:
+    """:meth:`State.view <catsearch._core.state.State.view>`."""
+    cdef int s = st._check_seat(seat)
+    if not isinstance(hands, bool):
+        raise TypeError(f"hands is a bool, not a {type(hands).__name__} ({hands!r})")
+    if hands and (<Header*>st._data).view_seat >= 0 and not (<Header*>st._data).show_hands:
+        raise ValueError(f"hands=True on seat {s}'s view: a view cannot show the hands it hid; "
+                         f"make it from the full state")
+    cdef State c = st.clone_c()
+    (<Header*>c._data).show_hands = hands
+    c.hide_c(s)
+    return c
+
+
 def determinize(State st, seat, seed, inference) -> State:
     """:meth:`State.determinize <catsearch._core.state.State.determinize>`."""
     cdef int s = st._check_seat(seat)
@@ -56,7 +70,8 @@ def allows(State st, world, seat) -> bool:
     cdef int s = st._check_seat(seat)
     if st.view_seat is not None and s != st.view_seat:
         raise ValueError(f"seat={s}, but this is seat {st.view_seat}'s view")
-    if st.view_text(s) != world.view_text(s):
+    hands = bool((<Header*>st._data).show_hands) and st.view_seat is not None
+    if st.view(s, hands=hands).to_text() != world.view(s, hands=hands).to_text():
         raise ValueError(f"seat {s} can tell world {world.to_text()!r} from this state: they "
                          f"differ in what it sees")
     return st.allows_c(<State>world, s)

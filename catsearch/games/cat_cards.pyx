@@ -876,7 +876,7 @@ cdef class CatCards(State):
         cdef CCData* d = &self.d
         cdef int p, t, c, i
         for p in range(d.h.players):
-            if p != seat:
+            if p != seat and not d.h.show_hands:      # a view that shows every hand keeps them
                 for t in range(CC_TYPES):
                     c = d.priv[p][t]
                     d.hand[p][t] -= c
@@ -892,14 +892,15 @@ cdef class CatCards(State):
         cdef int cnt[19]
         cdef unsigned char pool[120]
         cdef int n, i = 0, p, j, t, k, m, keep
-        # everything `seat` has not seen, dealt at random into the places it cannot see
-        unseen_counts(d, seat, cnt)
+        # everything `seat` has not seen, dealt at random into the places it cannot see (a
+        # view that shows every hand: what nobody there has seen, every hand kept as its own)
+        unseen_counts(d, NO_SEAT if d.h.show_hands else seat, cnt)
         n = shuffled_pool(cnt, CC_TYPES, pool, rng)
         for p in range(d.h.players):
             # the cards dealt to p: its unseen private cards, of which at most the 3 setup
             # cards stay private; in a view played on, the unknown cards a seat picked up from
             # the table (the seat's own, and another's beyond 3) are public cards
-            if p == seat:
+            if p == seat or d.h.show_hands:
                 m = d.priv[p][CC_UNK]
                 keep = 0
                 d.hand[p][CC_UNK] = 0

@@ -1257,7 +1257,7 @@ cdef class CatEarth(State):
         # of the reshuffle, the seat remembers the pile and its own draws since; it saw how
         # many cards each other seat drew, not which
         for p in range(d.h.players):
-            if p != seat:
+            if p != seat and not d.h.show_hands:      # a view that shows every hand: all known
                 for t in range(CE_TYPES):
                     d.fresh[p][CE_UNK] += d.fresh[p][t]
                     d.fresh[p][t] = 0
@@ -1270,9 +1270,11 @@ cdef class CatEarth(State):
         cdef int cnt[CE_TYPES]
         cdef int m[CE_TYPES]
         cdef int n, i, j, t, k = CE_CARDS - d.deck_top
-        # everything `seat` has not seen
-        unseen_counts(d, seat, cnt)
-        if deck_bound(d, seat, cnt, m, k):
+        # everything `seat` has not seen (a view that shows every hand: what nobody there has
+        # seen, the deck alone; each seat's draws since a reshuffle are known, so the deck is
+        # what is left of the pile: no bound to keep)
+        unseen_counts(d, NO_SEAT if d.h.show_hands else seat, cnt)
+        if not d.h.show_hands and deck_bound(d, seat, cnt, m, k):
             # after a reshuffle: the deck is k cards of the pile the seat has not drawn
             # itself (and has not seen elsewhere), the other places get the rest
             n = shuffled_pool(m, CE_TYPES, pool, rng)
@@ -1281,19 +1283,19 @@ cdef class CatEarth(State):
                 cnt[pool[j]] -= 1
             n = shuffled_pool(cnt, CE_TYPES, pool, rng)
             i = redeal_hands(&d.hand[0][0], CE_UNK + 1, d.hand_size, d.h.players, seat, CE_UNK,
-                             pool, 0, n)
+                             pool, 0, n, d.h.show_hands)
             size = d.discard[CE_UNK]
             i = redeal_hand(d.discard, &size, CE_UNK + 1, CE_UNK, True, pool, i, n)
         else:
             # dealt at random into the places it cannot see
             n = shuffled_pool(cnt, CE_TYPES, pool, rng)
             i = redeal_hands(&d.hand[0][0], CE_UNK + 1, d.hand_size, d.h.players, seat, CE_UNK,
-                             pool, 0, n)
+                             pool, 0, n, d.h.show_hands)
             # unknown cards in the discard pile (a view played on): the pile as a hand of its own
             size = d.discard[CE_UNK]
             i = redeal_hand(d.discard, &size, CE_UNK + 1, CE_UNK, True, pool, i, n)
             redeal_run(d.deck + d.deck_top, CE_CARDS - d.deck_top, pool, i, n)
-        if d.pile_total:
+        if d.pile_total and not d.h.show_hands:
             redeal_fresh(d, seat, rng)
         as_full(&d.h, rng)
         d.h.hash = self.compute_hash_c()

@@ -657,7 +657,7 @@ cdef class HerdingCats(State):
         cdef int cnt[HC_TYPES]
         cdef int p, tries = 0
         cdef bint constrained = False, ok
-        if not d.h.no_inference:
+        if not d.h.no_inference and not d.h.show_hands:     # shown hands: nothing to infer
             for p in range(d.h.players):
                 constrained = constrained or (p != seat and d.ncfg[p] > 0)
         if not constrained:

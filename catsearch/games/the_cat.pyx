@@ -540,7 +540,9 @@ cdef class TheCat(State):
     cdef void hide_c(self, int seat) noexcept nogil:
         cdef TCData* d = &self.d
         cdef int p, k, i
-        cdef int bit = 1 << seat
+        # a view that shows every hand: every pile card some seat has seen (the others' hidden
+        # choices of this tick stay hidden: they are not held, they are being made)
+        cdef int bit = (1 << d.h.players) - 1 if d.h.show_hands else 1 << seat
         for p in range(d.h.players):
             for k in range(d.npiles):
                 for i in range(4):
@@ -558,8 +560,9 @@ cdef class TheCat(State):
         cdef unsigned char* places[52]
         cdef int acts[TC_MOVES]
         cdef int t, p, k, i, c, np = 0, nplaces = 0, na
-        cdef int bit = 1 << seat
-        # the cards `seat` has not seen, dealt at random into the places it cannot see
+        cdef int bit = (1 << d.h.players) - 1 if d.h.show_hands else 1 << seat
+        # the cards `seat` has not seen, dealt at random into the places it cannot see (a view
+        # that shows every hand: the cards no seat has seen)
         for t in range(13):
             counts[t] = 4 if t < d.nmoods else 0
         for i in range(4):

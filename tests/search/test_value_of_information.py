@@ -1,0 +1,57 @@
+"""benchmarks/value_of_information.py: the oracle's game loop gives only the oracle's seat
+the view that shows every hand, a rerun resumes from its file, and the table counts whole
+deal groups with the arena's statistics."""
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "value_of_information.py"
+
+
+@pytest.fixture(scope="module")
+def voi():
+    spec = importlib.util.spec_from_file_location("value_of_information", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_only_the_oracles_seat_sees_every_hand(voi, monkeypatch):
+    seen = []
+
+    class Spy:
+        def __init__(self, player):
+            self.player = player
+
+        def choose_move(self, view):
+            seat = view.view_seat
+            other = view.cards()[f"hand{1 - seat}"]
+            seen.append((seat, "?" not in other))
+            return self.player.choose_move(view)
+
+    real = voi.make_player
+    monkeypatch.setattr(voi, "make_player", lambda spec: Spy(real(spec)))
+    r = voi.play("herding-cats", 2, "ismcts:iterations=20", 1, 0, 1)
+    assert {shown for seat, shown in seen if seat == 1} == {True}
+    assert {shown for seat, shown in seen if seat == 0} == {False}
+    assert r["oracle"] == 1 and sum(r["returns"]) == pytest.approx(1.0)
+
+
+def test_a_rerun_resumes_and_the_table_counts_whole_groups(voi, tmp_path, capsys):
+    out = tmp_path / "voi.jsonl"
+    argv = ["--games", "herding-cats", "--players", "2", "--groups", "2", "--searcher",
+            "ismcts:iterations=20", "--out", str(out)]
+    assert voi.main(argv) == 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 4                                     # 2 groups x 2 seats
+    assert voi.main(argv) == 0
+    assert out.read_text().splitlines() == lines               # nothing played again
+    recs = [json.loads(x) for x in lines]
+    c = voi.cell_summary(recs[:3], 2)                          # group 1 unfinished
+    assert c["groups"] == 1 and c["games"] == 2
+    first = [r for r in recs if r["group"] == 0]
+    want = sum(voi.head_to_head(r["returns"], r["oracle"], 1 - r["oracle"]) for r in first) / 2
+    assert c["score"].value == pytest.approx(want)
+    assert "herding-cats" in capsys.readouterr().out
