@@ -33,7 +33,7 @@ touched in the update loop or in ``draw_c``.
 """
 from libc.math cimport exp, log, INFINITY
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy
 
 from catsearch._core.rng cimport Rng, rng_seed, rng_next, rng_double
@@ -41,7 +41,13 @@ from catsearch._core.state cimport Header, header, copy_state, NO_SEAT
 
 import time
 
+from catsearch._core.game import lookup
 from catsearch._core.options import check_seed
+
+#: the seat's own move: worlds dealt again (their unknown-to-all cards) to see it through
+
+cdef enum:
+    OWN_TRIES = 4
 
 #: particles a belief keeps unless told otherwise
 DEFAULT_COUNT = 512
@@ -55,6 +61,7 @@ cdef class Belief:
     def __cinit__(self):
         self.worlds = NULL
         self.logw = NULL
+        self.dup = NULL
         self.cdf = NULL
         self.buf = NULL
         self.probs = NULL
@@ -62,6 +69,7 @@ cdef class Belief:
     def __dealloc__(self):
         free(self.worlds)
         free(self.logw)
+        free(self.dup)
         free(self.cdf)
         free(self.buf)
         free(self.probs)
@@ -85,14 +93,17 @@ cdef class Belief:
         self.threshold = threshold
         self.worlds = <char*>malloc(self.size * count)
         self.logw = <double*>malloc(sizeof(double) * count)
+        self.dup = <unsigned char*>calloc(count, 1)
         self.cdf = <double*>malloc(sizeof(double) * count)
         self.buf = <int*>malloc(sizeof(int) * (view._moves + 1))
         self.probs = <double*>malloc(sizeof(double) * (view._moves + 1))
-        if (self.worlds == NULL or self.logw == NULL or self.cdf == NULL or self.buf == NULL
+        if (self.worlds == NULL or self.logw == NULL or self.dup == NULL or self.cdf == NULL or self.buf == NULL
                 or self.probs == NULL):
             raise MemoryError("cannot allocate the belief's particles")
         self.tmp = view.clone_c()
         self.probe = view.clone_c()
+        self.alt = view.clone_c()
+        self.redeal = not lookup(view.game_id).spec.hidden_moves
         rng_seed(&self.rng, seed)
         self.reset(view)
 
@@ -165,6 +176,10 @@ cdef class Belief:
             if h.terminal or h.current != mover:
                 self._kill(i)
                 continue
+            if self.dup[i]:
+                self.dup[i] = 0
+                if self.redeal:
+                    self._redeal(w)
             n = w.legal_moves_c(self.buf)
             move = -1
             if mover == self.seat:
@@ -172,6 +187,10 @@ cdef class Belief:
                 for j in range(n):
                     if self.buf[j] == code:
                         move = code
+                if move >= 0 and self.redeal:
+                    like = self._own(w, move, key)
+                    if like == 0.0:
+                        move = -1
             elif code < ndm:
                 like = self.model_c(w, n, code)
                 move = code if like > 0.0 else -1
@@ -202,6 +221,36 @@ cdef class Belief:
             memcpy(self.worlds + i * self.size, w._data, self.size)
             self.logw[i] += log(like)
         self._norm()
+
+    cdef void _redeal(self, State w) noexcept nogil:
+        """Deal ``w``'s cards that no seat knows (the deck's order: ``State.view(seat,
+        hands=True)`` then ``determinize``) again, keeping every hand: the model's likelihoods
+        do not depend on them, so the belief over them stays uniform. Done to the copies
+        resampling made (so that they part ways) and in the seat's own moves (``_own``); not
+        in games with hidden moves, whose views that show every hand hide the choices being
+        made (``redeal`` is 0)."""
+        cdef Header* h = header(w)
+        cdef const double* hw = h.hweights
+        h.show_hands = 1
+        w.hide_c(self.seat)
+        w.determinize_c(self.seat, &self.rng)
+        h.show_hands = 0
+        h.hweights = hw
+
+    cdef double _own(self, State w, int move, uint64_t key) noexcept nogil:
+        """The seat's own ``move`` in world ``w``: the share of ``OWN_TRIES`` deals of ``w``'s
+        unknown-to-all cards in which it shows the seat what it saw (what it drew), an
+        unbiased estimate of that likelihood; ``w`` becomes the first such deal (0: none)."""
+        cdef int t, k = 0
+        for t in range(OWN_TRIES):
+            copy_state(self.alt, w)
+            if t > 0:
+                self._redeal(self.alt)
+            if self._shows(self.alt, move, key):
+                if k == 0:
+                    copy_state(w, self.alt)
+                k += 1
+        return <double>k / OWN_TRIES
 
     cdef bint _shows(self, State w, int move, uint64_t key) noexcept nogil:
         """Whether ``move`` played in world ``w`` shows the seat the view whose key is
@@ -266,7 +315,7 @@ cdef class Belief:
         """Systematic resampling: ``count`` equal-weight copies of the live particles, each
         as many times as its weight says."""
         cdef char* fresh = <char*>malloc(self.size * self.count)
-        cdef int i, j = 0
+        cdef int i, j = 0, last = -1
         cdef double u
         if fresh == NULL:
             raise MemoryError("cannot allocate the belief's particles")
@@ -275,6 +324,8 @@ cdef class Belief:
             while j < self.count - 1 and self.cdf[j] <= u:
                 j += 1
             memcpy(fresh + i * self.size, self.worlds + j * self.size, self.size)
+            self.dup[i] = j == last
+            last = j
             u += 1.0 / self.count
         free(self.worlds)
         self.worlds = fresh
