@@ -1,5 +1,5 @@
 """The engine's options (``Player``, ``Ponder``, ``Iterations``, ``MoveTime``, ``Threads``, ``Seed``,
-``MultiPV``):
+``MultiPV``, ``Level``):
 declared once, announced by ``uci``, set by ``setoption``, and turned into the player.
 
 The spin options are :class:`~catsearch._core.options.Option` declarations; ``uci`` writes
@@ -36,6 +36,9 @@ SPIN_OPTIONS: dict[str, Option] = {
                       doc="threads of the search (the player's threads option)"),
     "seed": Option("Seed", int, 0, 0, SEED_MAX,
                    doc="the seed of a go without seed, and of the player"),
+    "level": Option("Level", int, 0, 0, 10,
+                    doc="play at this level of the measured ladder (1 near random .. 10 full "
+                        "strength) instead of the Player spec; 0: the Player spec"),
     "multipv": Option("MultiPV", int, 0, 0, MULTIPV_MAX,
                       doc="each info is followed by this many multipv lines (0: none)"),
 }
@@ -57,6 +60,7 @@ class EngineOptions:
     threads: int = SPIN_OPTIONS["threads"].default
     seed: int = SPIN_OPTIONS["seed"].default
     multipv: int = SPIN_OPTIONS["multipv"].default
+    level: int = SPIN_OPTIONS["level"].default
     #: the server lets the engine ponder (UCI's Ponder; it changes no search: a
     #: ``go ponder`` is searched either way; the arena ponders an engine that it is set for)
     ponder: bool = False
@@ -104,7 +108,7 @@ def player_spec(opts: EngineOptions, *, seed: int | None = None,
         a ``threads`` option.
     """
     try:
-        spec = PlayerSpec.parse(opts.player)
+        spec = PlayerSpec.parse(f"level:n={opts.level}" if opts.level else opts.player)
     except (TypeError, ValueError) as e:
         raise BadInput(f"setoption Player: {e}") from None
     seed = opts.seed if seed is None else seed
