@@ -345,6 +345,29 @@ class Slot:
         return result, seconds
 
     @property
+    def ponders(self) -> bool:
+        """Whether the arena lets this player think while other seats move: an engine
+        given ``setoption Ponder=true`` (``--setoption LABEL:Ponder=true``) is sent its
+        view and ``go ponder`` after every move that leaves another seat to move."""
+        return self.entrant.is_engine and any(
+            k.lower() == "ponder" and v.lower() == "true" for k, v in self.entrant.options)
+
+    def ponder(self, view: State) -> None:
+        """Let the engine ponder on ``view`` (its seat's view, another seat to move) until
+        its next search (:meth:`catsearch.engine.EngineClient.ponder`).
+
+        :raises PlayerFailure: the engine is not running or did not answer.
+        """
+        if self.player is None or not self.ponders:
+            return
+        mod = _engine_module()
+        try:
+            self.player.ponder(view)
+        except mod.EngineError as e:
+            self.broken = True
+            raise _engine_failure(mod, e, None) from None
+
+    @property
     def follows_moves(self) -> bool:
         """Whether the live player wants to be told every move (:meth:`observe`): a player
         whose ``observe`` does something (searchers with ``reuse=true`` or

@@ -30,6 +30,17 @@ def _forfeit_returns(n: int, loser: int) -> list[float]:
     return [0.0 if s == loser else 1.0 / (n - 1) for s in range(n)]
 
 
+def _ponder(seat_slots: list[Slot], table: Table, fail) -> GameFailure | None:
+    """Let every pondering engine (:attr:`Slot.ponders`) not to move think on its view."""
+    for s, slot in enumerate(seat_slots):
+        if s != table.current_player and slot.ponders:
+            try:
+                slot.ponder(table.view(s))
+            except PlayerFailure as f:
+                return fail(s, f)
+    return None
+
+
 def play_game(config: MatchConfig, task: GameTask, slots: list[Slot]) -> GameRecord:
     """Play ``task`` with the entrants' ``slots``; return its record."""
     n = len(task.seats)
@@ -107,6 +118,8 @@ def play_game(config: MatchConfig, task: GameTask, slots: list[Slot]) -> GameRec
             except PlayerFailure as f:
                 failure = fail(s, f)
                 break
+        if failure is None and not table.is_over():
+            failure = _ponder(seat_slots, table, fail)
         if failure is not None:
             break
         moves.append(played.text)

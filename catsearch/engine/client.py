@@ -151,6 +151,7 @@ class EngineClient(Player):
         self._talk = threading.Lock()        # one conversation at a time
         self._write = threading.Lock()       # stop() writes from another thread
         self._searching = False
+        self._pondering = False        # a go ponder was sent, its bestmove not read yet
         self._go_sent = False
         self._stop_at: float | None = None
         self._finalizer = None
@@ -163,6 +164,7 @@ class EngineClient(Player):
 
     # -- life cycle ---------------------------------------------------------------------
     def _start(self) -> None:
+        self._pondering = False
         self._lines = queue.Queue()
         self._stderr.clear()
         self._dead = None
@@ -290,6 +292,7 @@ class EngineClient(Player):
         go = self._go_line(limits)
         with self._talk:
             self._check_alive()
+            self._end_ponder()
             self._drain()
             self._stop_at = None
             self._go_sent = False
@@ -301,6 +304,47 @@ class EngineClient(Player):
             finally:
                 self._searching = False
                 self._go_sent = False
+
+    def ponder(self, view: State) -> None:
+        """Let the program think while another seat is to move: send ``view`` (this seat's
+        view, another seat to move; the followed game, as for a search) and ``go ponder``,
+        and return at once. The next :meth:`search`, :meth:`ponder` or :meth:`new_game`
+        first ends it (``stop``, then its ``bestmove (none)`` is read), so the program's
+        tree follows the moves played meanwhile (docs/protocol.rst, "Pondering").
+
+        :raises ValueError: ``view`` is a full state, the game is over in it, or its seat
+            is to move.
+        :raises EngineCrashed, EngineTimeout: see the class.
+        """
+        if view.view_seat is None:
+            raise ValueError("ponder: a full state; pondering sends the seat's view")
+        if view.is_terminal() or view.current_player == view.view_seat:
+            raise ValueError(f"ponder: seat {view.view_seat} is not waiting for another seat "
+                             f"in this view (the game is over or it is to move)")
+        with self._talk:
+            self._check_alive()
+            self._end_ponder()
+            self._drain()
+            self._send(self._position_line(view))
+            self._send("go ponder")
+            self._pondering = True
+
+    def _end_ponder(self) -> None:
+        """Stop a running ``go ponder`` and read up to its ``bestmove`` (under ``_talk``);
+        no answer within the margin kills the program (:class:`EngineTimeout`)."""
+        if not self._pondering:
+            return
+        self._pondering = False
+        self._send("stop")
+        deadline = time.monotonic() + self.margin
+        try:
+            while self._read(deadline, "the bestmove of go ponder").split()[:1] != ["bestmove"]:
+                pass
+        except _NoAnswer:
+            self._kill_dead("the engine was killed: no bestmove after stopping go ponder")
+            raise EngineTimeout(f"no bestmove within {self.margin:.3g} s of stopping go "
+                                f"ponder; it was killed", seconds=self.margin, killed=True,
+                                command=self.command, stderr=self.stderr_text) from None
 
     def observe(self, view: State, observation: str | int) -> None:
         """Follow the game: ``observation`` is the seat's observation of a move played on its
@@ -474,9 +518,10 @@ class EngineClient(Player):
 
     def new_game(self) -> None:
         """Send ``ucinewgame`` and wait for the program to be ready."""
-        self._forget()
         with self._talk:
             self._check_alive()
+            self._end_ponder()
+            self._forget()
             self._send("ucinewgame")
             self._sync("ucinewgame")
 

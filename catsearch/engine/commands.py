@@ -221,11 +221,13 @@ class Go:
     """A ``go`` line read: the search's limits (with ``time``, their ``clock``: the engine
     turns it into the search's time with the time manager, :meth:`Limits.for_state`),
     whether it waits for ``stop``, and the milliseconds after which the engine stops it
-    (``None``: no time limit, or the clock's plan)."""
+    (``None``: no time limit, or the clock's plan); ``ponder``: ``go ponder``, a search of
+    the seat's view while another seat is to move, until ``stop``."""
 
     limits: Limits
     infinite: bool
     movetime: int | None
+    ponder: bool = False
 
 
 _GO_VALUED = {"iterations": (1, GO_COUNT_MAX), "nodes": (1, GO_COUNT_MAX),
@@ -234,7 +236,7 @@ _GO_VALUED = {"iterations": (1, GO_COUNT_MAX), "nodes": (1, GO_COUNT_MAX),
               "movestogo": (1, MOVESTOGO_MAX)}
 #: every keyword of go, in the order the errors list them
 _GO_KEYWORDS = ("iterations", "nodes", "depth", "movetime", "time", "inc", "movestogo",
-                "infinite", "seed")
+                "infinite", "ponder", "seed")
 
 
 def parse_go(args: list[str], iterations: int = 0, movetime: int = 0, seed: int = 0) -> Go:
@@ -247,7 +249,7 @@ def parse_go(args: list[str], iterations: int = 0, movetime: int = 0, seed: int 
         kw = args[i]
         if kw in seen:
             raise BadInput(f"go: {kw} given twice")
-        if kw == "infinite":
+        if kw in ("infinite", "ponder"):
             seen[kw] = True
             i += 1
         elif kw in _GO_VALUED:
@@ -267,6 +269,12 @@ def parse_go(args: list[str], iterations: int = 0, movetime: int = 0, seed: int 
     infinite = bool(seen.get("infinite"))
     if infinite and limited:
         raise BadInput(f"go: infinite cannot be combined with {', '.join(limited)}")
+    if "ponder" in seen:
+        others = [k for k in seen if k not in ("ponder", "seed")]
+        if others:
+            raise BadInput(f"go: ponder cannot be combined with {', '.join(others)} (a ponder "
+                           f"search runs until stop)")
+        return Go(Limits(infinite=True, seed=seen.get("seed", seed)), True, None, ponder=True)
     ms = seen.get("movetime")
     its = seen.get("iterations")
     if not limited and not infinite:

@@ -1,5 +1,5 @@
-"""The engine's options (``Player``, ``Iterations``, ``MoveTime``, ``Threads``, ``Seed``,
-``MultiPV``):
+"""The engine's options (``Player``, ``Ponder``, ``Iterations``, ``MoveTime``, ``Threads``, ``Seed``,
+``MultiPV``, ``Level``):
 declared once, announced by ``uci``, set by ``setoption``, and turned into the player.
 
 The spin options are :class:`~catsearch._core.options.Option` declarations; ``uci`` writes
@@ -36,10 +36,13 @@ SPIN_OPTIONS: dict[str, Option] = {
                       doc="threads of the search (the player's threads option)"),
     "seed": Option("Seed", int, 0, 0, SEED_MAX,
                    doc="the seed of a go without seed, and of the player"),
+    "level": Option("Level", int, 0, 0, 10,
+                    doc="play at this level of the measured ladder (1 near random .. 10 full "
+                        "strength) instead of the Player spec; 0: the Player spec"),
     "multipv": Option("MultiPV", int, 0, 0, MULTIPV_MAX,
                       doc="each info is followed by this many multipv lines (0: none)"),
 }
-OPTION_NAMES = ("Player",) + tuple(o.name for o in SPIN_OPTIONS.values())
+OPTION_NAMES = ("Player", "Ponder") + tuple(o.name for o in SPIN_OPTIONS.values())
 
 
 def default_player_spec() -> str:
@@ -57,11 +60,16 @@ class EngineOptions:
     threads: int = SPIN_OPTIONS["threads"].default
     seed: int = SPIN_OPTIONS["seed"].default
     multipv: int = SPIN_OPTIONS["multipv"].default
+    level: int = SPIN_OPTIONS["level"].default
+    #: the server lets the engine ponder (UCI's Ponder; it changes no search: a
+    #: ``go ponder`` is searched either way; the arena ponders an engine that it is set for)
+    ponder: bool = False
 
 
 def uci_option_lines() -> list[str]:
     """The ``option name ...`` lines of the answer to ``uci``."""
-    lines = [f"option name Player type string default {default_player_spec()}"]
+    lines = [f"option name Player type string default {default_player_spec()}",
+             "option name Ponder type check default false"]
     lines += [f"option name {o.name} type spin default {o.default} min {o.low} max {o.high}"
               for o in SPIN_OPTIONS.values()]
     return lines
@@ -79,6 +87,10 @@ def set_option(opts: EngineOptions, name: str, value: str) -> EngineOptions:
             raise BadInput("setoption: Player needs a player spec such as 'heuristic' or "
                            "'random:seed=3'")
         return dataclasses.replace(opts, player=value)
+    if key == "ponder":
+        if value not in ("true", "false"):
+            raise BadInput(f"setoption: Ponder is true or false, not {quote(value)}")
+        return dataclasses.replace(opts, ponder=value == "true")
     for field, opt in SPIN_OPTIONS.items():
         if key == opt.name.lower():
             number = parse_int(value, f"setoption {opt.name}", int(opt.low), int(opt.high))
@@ -96,7 +108,7 @@ def player_spec(opts: EngineOptions, *, seed: int | None = None,
         a ``threads`` option.
     """
     try:
-        spec = PlayerSpec.parse(opts.player)
+        spec = PlayerSpec.parse(f"level:n={opts.level}" if opts.level else opts.player)
     except (TypeError, ValueError) as e:
         raise BadInput(f"setoption Player: {e}") from None
     seed = opts.seed if seed is None else seed

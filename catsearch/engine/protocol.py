@@ -250,6 +250,7 @@ class Engine:
     def cmd_position(self, args: list[str]) -> None:
         base = args[:args.index("moves")] if "moves" in args else list(args)
         moves = args[len(base) + 1:]
+        self._end_ponder()
         st = parse_position(args)
         self._follow(base, moves)
         self.position = st
@@ -289,6 +290,9 @@ class Engine:
             raise BadInput("go: no position; send 'position <game-id> ...' first")
         if st.is_terminal():
             raise BadInput("go: the game is over in this position; there is no move to find")
+        if go.ponder:
+            self._start_ponder(go, st)
+            return
         seat = st.current_player
         if st.view_seat is not None and st.view_seat != seat:
             raise BadInput(f"go: the position is seat {st.view_seat}'s view but seat {seat} is "
@@ -310,6 +314,35 @@ class Engine:
                         current_player=lambda: self.player, multipv=self.options.multipv)
         self.job = job
         job.start(movetime)
+
+    def _start_ponder(self, go, st: State) -> None:
+        """``go ponder``: search the seat's view while another seat is to move (see
+        :mod:`catsearch.search.ponder`), until ``stop`` or the next ``position``."""
+        if st.view_seat is None:
+            raise BadInput("go: ponder searches a seat's view, and the position is a full "
+                           "state; send 'position <game-id> state <the seat's view>'")
+        if st.current_player == st.view_seat:
+            raise BadInput(f"go: ponder is for while another seat is to move, and seat "
+                           f"{st.view_seat} is to move in its view; send go")
+        try:
+            self.player.weights_for(st.game_id)
+        except (TypeError, ValueError) as e:
+            raise BadInput(f"go: setoption Player: {e}") from None
+        job = SearchJob(player=self.player, state=st.clone(), limits=go.limits, infinite=True,
+                        out=self.out, log=self.log, current_player=lambda: self.player,
+                        ponder=True)
+        self.job = job
+        job.start(None)
+
+    def _end_ponder(self) -> None:
+        """A ``position`` while pondering: the ponder search ends (its last ``info ponder``
+        and ``bestmove (none)`` are written) before the new position is read, so that the
+        tree it grew follows the new moves."""
+        job = self.job
+        if isinstance(job, SearchJob) and job.ponder and not job.finished:
+            job.stop()
+            if job.thread is not None:
+                self._wait(lambda: _join(job.thread))
 
     def cmd_stop(self, args: list[str]) -> None:
         no_args("stop", args)

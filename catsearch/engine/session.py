@@ -19,8 +19,10 @@ from catsearch._core.state import State
 from catsearch.engine.commands import one_line
 from catsearch.search.limits import StopToken
 from catsearch.search.players import Limits, Player, SearchResult
+from catsearch.search.ponder import ponder, ponder_refusal
 
-__all__ = ["Output", "SearchJob", "TaskJob", "format_info", "format_multipv"]
+__all__ = ["Output", "SearchJob", "TaskJob", "format_info", "format_multipv",
+           "format_ponder_info"]
 
 
 def format_info(result: SearchResult, state: State) -> str:
@@ -30,6 +32,16 @@ def format_info(result: SearchResult, state: State) -> str:
     value = ",".join(f"{v:.4f}" for v in result.value) or "-"
     return (f"info depth {result.depth} iterations {result.iterations} nodes {result.nodes} "
             f"nps {nps} time {ms} value {value} pv {state.move_to_str(result.move)}")
+
+
+def format_ponder_info(result: SearchResult) -> str:
+    """The ``info ponder`` line of a (partial) ponder search: what was searched, and the
+    pondering seat's value; no move (none is the seat's to play)."""
+    ms = max(0, int(round(result.seconds * 1000)))
+    nps = int(result.nodes / result.seconds) if result.seconds > 0 else 0
+    value = ",".join(f"{v:.4f}" for v in result.value) or "-"
+    return (f"info ponder depth {result.depth} iterations {result.iterations} nodes "
+            f"{result.nodes} nps {nps} time {ms} value {value}")
 
 
 def format_multipv(result: SearchResult, state: State, k: int) -> list[str]:
@@ -103,6 +115,9 @@ class SearchJob:
     current_player: Callable[[], Player] | None = None
     #: ``info multipv`` lines after each ``info`` (the MultiPV option; 0: none)
     multipv: int = 0
+    #: ``go ponder``: search the seat's view while another seat is to move, keep the tree,
+    #: answer ``bestmove (none)`` after ``stop``
+    ponder: bool = False
 
     def start(self, movetime: int | None) -> None:
         """Run the search in its thread; ``movetime`` (ms): stop it then."""
@@ -130,6 +145,9 @@ class SearchJob:
             traceback.print_exc(file=self.log)
 
     def _run(self) -> None:
+        if self.ponder:
+            self._ponder()
+            return
         st = self.state
         searched = st.clone()       # the player gets its own copy; this one names moves
 
@@ -167,6 +185,40 @@ class SearchJob:
         with self.out.lock:
             self.finished = True
             self.out.write(*lines)
+        if self.current_player is not None and self.player is not self.current_player():
+            self.player.close()
+
+
+    def _ponder(self) -> None:
+        """``go ponder``: ``info ponder`` lines while it runs, and after ``stop`` the last one
+        and ``bestmove (none)``; a player that cannot ponder says why and waits for stop."""
+        def on_info(partial: SearchResult) -> None:
+            with self.out.lock:
+                if not self.finished:
+                    self.out.write(format_ponder_info(partial))
+
+        lines: list[str] = []
+        why = ponder_refusal(self.player)
+        try:
+            if why is not None:
+                with self.out.lock:
+                    self.out.write(f"info string ponder: {one_line(why)}; nothing is searched")
+                self.in_player = False
+            else:
+                try:
+                    result = ponder(self.player, self.state,
+                                    limits=dataclasses.replace(self.limits, stop=self.token),
+                                    info=on_info)
+                finally:
+                    self.in_player = False
+                lines.append(format_ponder_info(result))
+        except Exception as e:
+            traceback.print_exc(file=self.log)
+            lines = [f"info string error: {one_line(f'ponder failed: {type(e).__name__}: {e}')}"]
+        self.stop_event.wait()
+        with self.out.lock:
+            self.finished = True
+            self.out.write(*lines, "bestmove (none)")
         if self.current_player is not None and self.player is not self.current_player():
             self.player.close()
 

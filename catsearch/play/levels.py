@@ -4,25 +4,31 @@ One place for both ways of playing (the terminal's ``--level`` and the browser's
 page): a level is a name, the :func:`~catsearch.search.spec.make_player` spec it stands
 for, and one line saying what it plays like.
 
-=========  ======================================  ==========================================
-level      spec                                    plays like
-=========  ======================================  ==========================================
-easy       ``heuristic``                           each game's rule-based move (a beginner)
-medium     ``ismcts:iterations=1000``              ISMCTS, 1,000 iterations a move
-hard       ``ismcts:iterations=4000,seconds=2``    ISMCTS, 4,000 iterations (2 s at most)
-=========  ======================================  ==========================================
+The levels are the ten of the measured ladder (:mod:`catsearch.search.ladder`), named
+``"1"`` to ``"10"``; ``easy``, ``medium`` and ``hard`` (the start page's list, :data:`LEVELS`)
+are names for three of them:
 
-Every level answers within about 2 seconds a move on a 2-core machine (``hard`` is capped at
-2 s); the measured times per game are on the Play page of the docs (docs/play.rst).
+=========  ======================  =================================================
+level      spec                    plays like
+=========  ======================  =================================================
+easy       ``level:n=3``           ISMCTS, 30 iterations, a soft move choice
+medium     ``level:n=6``           ISMCTS, 250 iterations, a slightly soft choice
+hard       ``level:n=10``          ISMCTS, 8,000 iterations (2 s at most)
+=========  ======================  =================================================
+
+Every level answers within 2 seconds a move (each is capped at 2 s); the measured steps
+of the ladder are on the Play page of the docs (docs/play.rst).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from catsearch.search.ladder import LADDER
 from catsearch.search.spec import PlayerSpec
 
-__all__ = ["Level", "LEVELS", "DEFAULT_LEVEL", "level", "level_spec", "opponent"]
+__all__ = ["Level", "LEVELS", "LADDER_LEVELS", "LEVEL_NAMES", "DEFAULT_LEVEL", "level",
+           "level_spec", "opponent"]
 
 
 @dataclass(frozen=True)
@@ -34,31 +40,38 @@ class Level:
     description: str
 
 
-#: the levels, easiest first
-LEVELS: dict[str, Level] = {lv.name: lv for lv in (
-    Level("easy", "heuristic", "each game's rule-based move: a sensible beginner"),
-    Level("medium", "ismcts:iterations=1000", "ISMCTS with 1,000 iterations a move"),
-    Level("hard", "ismcts:iterations=4000,seconds=2",
-          "ISMCTS with 4,000 iterations a move (at most 2 seconds)"),
-)}
+#: every level of the ladder, by its number as text ("1" .. "10"), weakest first
+LADDER_LEVELS: dict[str, Level] = {str(r.level): Level(str(r.level), f"level:n={r.level}",
+                                                       r.description) for r in LADDER}
+
+#: the named levels (the start page's list), easiest first: names for ladder levels
+LEVELS: dict[str, Level] = {name: Level(name, f"level:n={n}", LADDER[n - 1].description)
+                            for name, n in (("easy", 3), ("medium", 6), ("hard", 10))}
+
+#: every name ``--level`` takes: the named levels, then the numbers
+LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS) + tuple(LADDER_LEVELS)
 
 #: the level used when none is chosen
 DEFAULT_LEVEL = "medium"
 
 
 def level(name: str) -> Level:
-    """The level called ``name``.
+    """The level called ``name`` (a name of :data:`LEVELS`, or a ladder number, 1 to 10, as
+    an int or its text).
 
     :raises ValueError: no such level (the message lists the levels).
     """
-    try:
-        return LEVELS[name]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown level {name!r}; levels: {', '.join(LEVELS)}") from None
+    if isinstance(name, int) and not isinstance(name, bool):
+        name = str(name)
+    found = LEVELS.get(name) or LADDER_LEVELS.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise ValueError(f"unknown level {name!r}; levels: {', '.join(LEVELS)}, or 1 to "
+                         f"{len(LADDER)}")
+    return found
 
 
 def level_spec(name: str) -> str:
-    """The player spec of the level called ``name`` (``"easy"`` -> ``"heuristic"``)."""
+    """The player spec of the level called ``name`` (``"easy"`` -> ``"level:n=3"``)."""
     return level(name).spec
 
 

@@ -34,7 +34,7 @@ from catsearch._core.options import option_value, parse_int
 from catsearch._core.state import State
 from catsearch.errors import IllegalMoveError, InvalidMoveError
 from catsearch.play.glosses import describe_observation
-from catsearch.play.levels import DEFAULT_LEVEL, LEVELS, level_spec
+from catsearch.play.levels import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS, level_spec
 from catsearch.play.reasons import end_reason, why_not_legal
 from catsearch.play.record import RECORD_FORMAT, RECORD_VERSION, GameRecord
 from catsearch.search.players import Player
@@ -70,7 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "order for the AI seats, then --level for the rest.")
     group.add_argument("--human", type=int, metavar="SEAT",
                        help="play this seat yourself (0 is the first to move)")
-    group.add_argument("--level", choices=tuple(LEVELS),
+    group.add_argument("--level", choices=LEVEL_NAMES, metavar="{easy,medium,hard,1..10}",
                        help="the AI seats without a --player spec play this level: "
                             + "; ".join(f"{lv.name} = {lv.spec}" for lv in LEVELS.values())
                             + f" (default with --human: {DEFAULT_LEVEL}; it is also what "

@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable
 
 from catsearch.search.players import MoveStats, SearchResult
 
-__all__ = ["pick", "split", "snapshot", "merge", "decide_summed", "decide_voted"]
+__all__ = ["pick", "split", "snapshot", "merge", "decide_summed", "decide_voted",
+           "sample_by_visits"]
 
 #: move -> (visits, reward sum)
 Stats = dict[int, tuple[int, float]]
@@ -37,6 +38,25 @@ def pick(stats: Stats, final: str) -> int:
     top = max(v for v, _ in stats.values())
     pool = [m for m in stats if stats[m][0] >= max(1, top / 10)] or list(stats)
     return min(pool, key=lambda m: (-mean(m), -stats[m][0], m))
+
+
+def sample_by_visits(result: SearchResult, temperature: float, rng) -> int:
+    """The final move drawn from a search's root visits with a ``temperature``: each move
+    with probability proportional to ``visits ** (1 / temperature)`` (1: as often as the
+    search tried it; towards 0: ever more surely the most tried; 0: ``result.move``, no
+    draw). A softer choice, as a weaker player's: a move the search found bad is rarely
+    drawn, since it was rarely tried. ``rng``: a ``random.Random``.
+
+    :raises ValueError: a negative temperature.
+    """
+    if not temperature >= 0:
+        raise ValueError(f"temperature must be >= 0, not {temperature!r}")
+    visited = [(m, s.visits) for m, s in sorted(result.stats.items()) if s.visits > 0]
+    if temperature == 0 or len(visited) < 2:
+        return result.move
+    top = max(v for _, v in visited)
+    weights = [(v / top) ** (1.0 / temperature) for _, v in visited]
+    return rng.choices([m for m, _ in visited], weights=weights)[0]
 
 
 def split(total: int, parts: int) -> list[int]:

@@ -39,6 +39,7 @@ _PLAYERS: dict[str, Any] = {
     "pimc": "catsearch.search.mcts:DeterminizedMCTS",
     "determinized": "catsearch.search.mcts:DeterminizedMCTS",
     "expectimax": "catsearch.search.expectimax:Expectimax",
+    "level": "catsearch.search.ladder:LevelPlayer",
 }
 
 

@@ -67,7 +67,7 @@ def test_go_time_forced_move_answered_at_once(engine):
     ("go time 1000 time 1000", "go: time given twice"),
     ("go time 1000 infinite", "go: infinite cannot be combined with time"),
     ("go wtime 1000", "the keywords are iterations, nodes, depth, movetime, time, inc, "
-                      "movestogo, infinite, seed"),
+                      "movestogo, infinite, ponder, seed"),
 ])
 def test_go_time_bad_values_are_errors_the_engine_survives(engine, go, message):
     engine.ask(CHOICE)

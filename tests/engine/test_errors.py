@@ -45,7 +45,7 @@ BAD_LINES = [
     ("setoption name Seed", "expected 'setoption name"),
     ("setoption name Seed 5", "expected 'setoption name"),
     ("setoption Seed value 5", "expected 'setoption name"),
-    ("setoption name Nope value 1", "unknown option 'Nope'; the options are Player, Iterations"),
+    ("setoption name Nope value 1", "unknown option 'Nope'; the options are Player, Ponder, Iterations"),
     ("setoption name Iterations value abc", "Iterations='abc' is not a whole number: expected a whole number from 0 to"),
     ("setoption name Iterations value -1", "Iterations=-1 is out of range"),
     ("setoption name Iterations value 1000000001", "out of range: expected a whole number from 0 to 1000000000"),

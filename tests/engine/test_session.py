@@ -40,9 +40,11 @@ def test_uci_lists_identity_options_games_and_players(engine):
     assert lines[0].startswith("id name catsearch-engine ")
     assert lines[1].startswith("id author ")
     options = {s.split()[2]: s for s in lines if s.startswith("option name ")}
-    assert set(options) == {"Player", "Iterations", "MoveTime", "Threads", "Seed", "MultiPV"}
+    assert set(options) == {"Player", "Ponder", "Iterations", "MoveTime", "Threads", "Seed",
+                            "MultiPV", "Level"}
+    assert options["Ponder"] == "option name Ponder type check default false"
     assert " type string default " in options["Player"]
-    for name in ("Iterations", "MoveTime", "Threads", "Seed", "MultiPV"):
+    for name in ("Iterations", "MoveTime", "Threads", "Seed", "MultiPV", "Level"):
         assert re.fullmatch(rf"option name {name} type spin default [0-9]+ min [0-9]+ "
                             r"max [0-9]+", options[name]), options[name]
     default_player = options["Player"].split()[-1]

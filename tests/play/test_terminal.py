@@ -170,7 +170,7 @@ def test_commands_and_bad_lines(monkeypatch, capsys, tmp_path):
                        "\nhelp\nhint\nbanana\n0\n7\nS\nHINT\nxo\nquit\n", monkeypatch, capsys)
     assert rc == 0 and err == ""
     assert "Commands:" in out and "quit" in out
-    assert re.search(r"^hint \(easy: heuristic\): \[\d+\] \S+  value for you \d\.\d{3}",
+    assert re.search(r"^hint \(easy: level:n=3\): \[\d+\] \S+  value for you \d\.\d{3}",
                      out, flags=re.M)
     assert "not a move: 'banana'" in out
     assert "no move [0]: the moves are numbered [1] to [2]" in out

@@ -325,10 +325,10 @@ def test_a_page_that_stops_asking_pauses_the_ai(long_hard_level):
 
 def test_levels_are_documented_specs():
     assert list(LEVELS) == ["easy", "medium", "hard"]
-    assert level_spec("easy") == "heuristic"
+    assert level_spec("easy") == "level:n=3" and level_spec(7) == level_spec("7") == "level:n=7"
     for name in LEVELS:
         assert opponent(name, seed=3).spec.startswith(level_spec(name).split(":")[0])
-    with pytest.raises(ValueError, match="levels: easy, medium, hard"):
+    with pytest.raises(ValueError, match="levels: easy, medium, hard, or 1 to 10"):
         level_spec("godlike")
 
 
