@@ -223,6 +223,8 @@ def test_a_heuristic_weight_the_game_lacks_is_refused_at_go():
     assert lines[1:] == ["bestmove (none)"]
     eng.handle("setoption name Player value heuristic:weights.complete=50,seed=1")
     eng.handle("go")
+    if eng.job is not None and eng.job.thread is not None:      # the search's own thread
+        eng.job.thread.join(30)
     assert out.getvalue().splitlines()[-1].startswith("bestmove ")
     assert "(none)" not in out.getvalue().splitlines()[-1]
 
