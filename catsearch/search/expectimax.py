@@ -159,7 +159,7 @@ class Expectimax(Player):
 
         r = _deepen(self._core, view, seat=seat, vector=vector,
                     pruning=PRUNINGS[self.pruning], max_chance=self.max_chance,
-                    sample=self.chance == "sample", seed=seed, max_depth=depth or MAX_DEPTH,
+                    sample=self.chance == "sample", samples=self.samples, seed=seed, max_depth=depth or MAX_DEPTH,
                     node_limit=nodes or 0, seconds=seconds or 0.0, playouts=self.playouts,
                     weights=weights, stop=budget.stop,
                     info=None if info is None else callback)

@@ -496,7 +496,7 @@ cdef class ExpectimaxCore(ChanceStack):
     # -- one search, driven by catsearch.search.expectimax (iterative deepening) ---------
     def begin(self, State root, *, int seat, int vector, int pruning, int max_chance,
               int sample, uint64_t seed, int max_depth, long long node_limit, double seconds,
-              int playouts=0, weights=None, info=None):
+              int playouts=0, int samples=0, weights=None, info=None):
         """Start a search of ``root`` (the view of ``seat``, who is to move): set its options
         and limits (the clock starts now), allocate its stacks; ``info()`` is called about
         every 0.1 s while an iteration runs. :meth:`end` must follow.
@@ -521,6 +521,7 @@ cdef class ExpectimaxCore(ChanceStack):
         self.by_history = not vector and pruning != EX_PRUNE_NONE
         self.max_chance = max_chance
         self.sample = sample
+        self.samples = samples if samples > 0 else max_chance   # draws of a sampled node
         self.playouts = playouts
         self.seed = seed
         # a new salt per search: entries of earlier searches never match, so the table

@@ -134,7 +134,11 @@ EXPECTIMAX_OPTIONS: tuple[Option, ...] = (
     Option("mode", ("auto", "maxn", "paranoid"), "auto", doc="how decisions are valued"),
     Option("pruning", ("none", "star1", "star2"), "star2", doc="pruning of scalar search"),
     Option("max_chance", int, 24, 0, 1 << 20, doc="the most outcomes of a chance node"),
-    Option("chance", ("top", "sample"), "top", doc="which outcomes a wide node keeps"),
+    Option("chance", ("top", "sample"), "sample",
+           doc="what a wider node keeps: its most probable outcomes (top) or a seeded sample "
+               "of them (sample)"),
+    Option("samples", int, 6, 1, 1 << 20,
+           doc="with chance=sample, the resolutions a wider node draws (sparse sampling)"),
     Option("tt_size", int, 1 << 18, 1, 1 << 30, doc="transposition table entries"),
     Option("playouts", int, 0, 0, 1 << 20, doc="playouts per cut-off node (0: evaluation)"),
     WEIGHTS,
