@@ -92,6 +92,7 @@ cdef class ChanceStack:
     cdef int max_chance
     cdef int sample             # wide nodes: 0 keep the most probable, 1 sample them
     cdef int samples            # the resolutions a sampled node draws (sparse sampling)
+    cdef long long sampled      # chance nodes sampled in this search
     cdef int playouts
     cdef uint64_t seed
     cdef uint64_t salt

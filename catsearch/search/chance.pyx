@@ -364,6 +364,7 @@ cdef class ChanceStack:
         cdef int s, n
         cdef Rng rng
         rng_seed(&rng, self._sample_seed(src))
+        self.sampled += 1
         cs_clear(acc)
         for s in range(K):
             if frontier == NULL:
