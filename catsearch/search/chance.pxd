@@ -109,7 +109,8 @@ cdef class ChanceStack:
     cdef int _enumerate(self, int lvl, int n0) noexcept nogil
     cdef bint _count_chance(self) noexcept nogil
     cdef int _top(self, ChanceSet* src, ChanceSet* dst, int keep) noexcept nogil
-    cdef int _step_width(self, ChanceSet* cur, int resolved) noexcept nogil
+    cdef int _step_width(self, ChanceSet* cur, int resolved, int* widest) noexcept nogil
+    cdef int _sample_rest(self, int lvl, ChanceSet* cur, ChanceSet* done) noexcept nogil
     cdef int _sample(self, int lvl, ChanceSet* frontier) noexcept nogil
     cdef uint64_t _sample_seed(self, PyObject* s) noexcept nogil
     cdef int _hidden(self, int lvl) noexcept nogil

@@ -232,11 +232,13 @@ cdef class ChanceStack:
         ``outs``/``ws`` hold the node's first chance step (``n0`` outcomes). Where the
         outcomes would exceed ``max_chance``: the most probable (``sample == 0``, also at
         each intermediate step), or (``sample == 1``) ``samples`` resolutions drawn with the
-        seed, as soon as a step would list more outcomes than ``max_chance`` (the resolved
-        ones and the new ones of the step before merging, counted before any is expanded:
-        a wide node costs the steps before it and its draws, not its outcomes). -1: no
-        memory; -2: more than ``chance_budget`` chance children (each ``apply_chance_c`` is
-        one, counted in ``chance_nodes``) would be needed.
+        seed, as soon as a step's distinct outcomes pass ``max_chance``: known before the
+        step is expanded where one state has more (the first step: ``n0``), found as the
+        step is expanded otherwise, where the outcomes before merging are more than the
+        bound (a wide node costs the steps before it, at most ``max_chance + 1`` children of
+        the step that passes the bound, and its draws, not all its outcomes). -1: no memory;
+        -2: more than ``chance_budget`` chance children (each ``apply_chance_c`` is one,
+        counted in ``chance_nodes``) would be needed.
         """
         cdef PyObject* src = self.stack[lvl]
         cdef ChanceSet* cur = &self.fa
@@ -245,7 +247,8 @@ cdef class ChanceStack:
         cdef ChanceSet* out = &self.sets[lvl]
         cdef ChanceSet* tmp
         cdef int cap = self.max_chance
-        cdef int e, k, n, i, keep
+        cdef int e, k, n, i, keep, widest
+        cdef bint strict
         cdef double p, total
         cs_clear(cur)
         cs_clear(nxt)
@@ -271,18 +274,22 @@ cdef class ChanceStack:
                 tmp = cur
                 cur = nxt
                 nxt = tmp
-            if self.sample and cap > 0 and self._step_width(cur, done.n) > cap:
-                # sparse sampling from this step on: draw from the partial resolutions so
-                # far (those resolved included), with their probabilities
-                for e in range(done.n):
-                    if cs_push(cur, done.snaps + e * self.size, done.prob[e], done.key[e]) < 0:
-                        return -1
-                return self._sample(lvl, cur)
+            strict = False
+            if self.sample and cap > 0:
+                # the step's outcomes before merging, and the most of one entry's (distinct):
+                # more than the bound for sure, or maybe (merged as they are expanded)
+                if self._step_width(cur, done.n, &widest) > cap:
+                    if widest > cap:
+                        return self._sample_rest(lvl, cur, done)
+                    strict = True
             for e in range(cur.n):
                 memcpy((<State>self.scr2)._data, cur.snaps + e * self.size, self.size)
                 n = (<State>self.scr2).chance_outcomes_c(self.outs, self.ws)
                 if n == 0:
-                    if cs_push(done, cur.snaps + e * self.size, cur.prob[e], cur.key[e]) < 0:
+                    # resolved: kept now (top), or once the step is done (sample: until
+                    # then ``done`` is what the steps before resolved)
+                    if not self.sample and cs_push(done, cur.snaps + e * self.size,
+                                                   cur.prob[e], cur.key[e]) < 0:
                         return -1
                     continue
                 p = cur.prob[e]
@@ -293,6 +300,15 @@ cdef class ChanceStack:
                     (<State>self.scr1).apply_chance_c(self.outs[k])
                     if cs_push(nxt, <char*>hdr(self.scr1), p * self.ws[k],
                                hdr(self.scr1).hash) < 0:
+                        return -1
+                    if strict and nxt.n > cap:
+                        return self._sample_rest(lvl, cur, done)
+            if self.sample:
+                for e in range(cur.n):
+                    memcpy((<State>self.scr2)._data, cur.snaps + e * self.size, self.size)
+                    if ((<State>self.scr2).chance_outcomes_c(self.outs, self.ws) == 0
+                            and cs_push(done, cur.snaps + e * self.size, cur.prob[e],
+                                        cur.key[e]) < 0):
                         return -1
             cs_clear(cur)
         if cap > 0 and done.n > cap and self.sample:
@@ -339,15 +355,29 @@ cdef class ChanceStack:
                 return -1
         return 0
 
-    cdef int _step_width(self, ChanceSet* cur, int resolved) noexcept nogil:
-        """The outcomes of the next resolution step, before merging: ``resolved`` plus,
-        per entry of ``cur``, its chance outcomes (1 if it needs none). Nothing expanded."""
+    cdef int _step_width(self, ChanceSet* cur, int resolved, int* widest) noexcept nogil:
+        """The outcomes of the next resolution step before merging: ``resolved`` plus, per
+        entry of ``cur``, its chance outcomes (1 if it needs none); ``widest[0]``: the most
+        outcomes of one entry (distinct states: one state's outcomes reveal different
+        things). Nothing is expanded."""
         cdef int e, n, total = resolved
+        widest[0] = 0
         for e in range(cur.n):
             memcpy((<State>self.scr2)._data, cur.snaps + e * self.size, self.size)
             n = (<State>self.scr2).chance_outcomes_c(self.outs, self.ws)
             total += n if n > 0 else 1
+            if n > widest[0]:
+                widest[0] = n
         return total
+
+    cdef int _sample_rest(self, int lvl, ChanceSet* cur, ChanceSet* done) noexcept nogil:
+        """Sparse sampling from the step ``cur`` on: draws start from the partial
+        resolutions so far (``cur``, and those ``done`` before it), by their probabilities."""
+        cdef int e
+        for e in range(done.n):
+            if cs_push(cur, done.snaps + e * self.size, done.prob[e], done.key[e]) < 0:
+                return -1
+        return self._sample(lvl, cur)
 
     cdef int _sample(self, int lvl, ChanceSet* frontier) noexcept nogil:
         """Sparse sampling (Kearns, Mansour & Ng 2002): ``samples`` resolutions of the node

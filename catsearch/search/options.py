@@ -133,7 +133,7 @@ EXPECTIMAX_OPTIONS: tuple[Option, ...] = (
     SECONDS,
     Option("mode", ("auto", "maxn", "paranoid"), "auto", doc="how decisions are valued"),
     Option("pruning", ("none", "star1", "star2"), "star2", doc="pruning of scalar search"),
-    Option("max_chance", int, 24, 0, 1 << 20, doc="the most outcomes of a chance node"),
+    Option("max_chance", int, 16, 0, 1 << 20, doc="the most outcomes of a chance node"),
     Option("chance", ("top", "sample"), "sample",
            doc="what a wider node keeps: its most probable outcomes (top) or a seeded sample "
                "of them (sample)"),

@@ -41,7 +41,7 @@ def test_the_default_reaches_depth_two_on_the_cat(players):
         r = player.search(st)
         assert r.depth >= 2 and r.nodes <= DEFAULT_NODES, st.to_text()
         assert player._core.sampled_nodes > 0
-    top = Expectimax(seed=3, chance="top").search(positions[1])
+    top = Expectimax(seed=3, chance="top", max_chance=24).search(positions[1])
     assert top.depth == 1
 
 
@@ -128,7 +128,7 @@ def test_many_samples_approach_the_exact_value():
 
 def test_the_sample_count_is_an_option():
     p = make_player("expectimax:samples=12,chance=sample")
-    assert (p.samples, p.chance, p.max_chance) == (12, "sample", 24)
+    assert (p.samples, p.chance, p.max_chance) == (12, "sample", 16)
     assert Expectimax().samples == 6 and Expectimax().chance == "sample"
     with pytest.raises(ValueError, match="samples"):
         Expectimax(samples=0)
