@@ -74,10 +74,9 @@ class Expectimax(Player):
         decision nodes, Star1 windows and Star2 probing at chance nodes), ``star1``, or
         ``none`` (plain expectimax). All three return the same value; they differ in nodes.
     :param max_chance: the most outcomes one chance node may have (0: no bound). Where the
-        exact outcomes are more, the search draws ``samples`` resolutions of the node with
-        the seed (``chance="sample"``, the default: sparse sampling, decided before a step
-        of the resolution that would list more than ``max_chance`` outcomes is expanded),
-        or keeps the ``max_chance`` most probable ones (``chance="top"``, also at each step
+        exact outcomes are more (default 16), the search draws ``samples`` resolutions of
+        the node with the seed (``chance="sample"``, the default: sparse sampling, without
+        enumerating the node), or keeps the ``max_chance`` most probable ones (``chance="top"``, also at each step
         of a multi-card resolution) and renormalises. Below the bound both search every
         outcome, exactly.
     :param chance: ``sample`` (default) or ``top``, see ``max_chance``.
