@@ -82,7 +82,8 @@ def main(argv=None) -> None:
                   + ", ".join(f"{d}: {hist[d]}" for d in sorted(hist)), flush=True)
     n = sum(total.values())
     print(f"{args.game} {args.players}p {args.spec}: {args.games} games, {n} positions; "
-          f"least depth {min(total)}; depth " + ", ".join(f"{d}: {total[d]}" for d in sorted(total))
+          f"least depth {min(total)}; depth "
+          + ", ".join(f"{d}: {total[d]}" for d in sorted(total))
           + f"; {seconds / max(n, 1) * 1000:.0f} ms a search")
 
 

@@ -7,9 +7,9 @@ level per decision or chance step), and per level a *chance set*: the children o
 node once every unknown the next decision needs is resolved, one snapshot of the game's C
 struct per distinct outcome (one ``memcpy`` each), merged by Zobrist hash, so the order of the
 reveals costs nothing. Where a node has more outcomes than ``max_chance``, the most probable
-are kept, or ``samples`` resolutions are drawn with a seeded generator (sparse sampling). It also values cut-off nodes (the game's evaluation, or
-heuristic playouts), records the hidden choices of other seats (``apply_hidden_c``) and orders
-the moves of each level.
+are kept, or ``samples`` resolutions are drawn with a seeded generator (sparse sampling). It
+also values cut-off nodes (the game's evaluation, or heuristic playouts), records the hidden
+choices of other seats (``apply_hidden_c``) and orders the moves of each level.
 """
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t

@@ -76,9 +76,9 @@ class Expectimax(Player):
     :param max_chance: the most outcomes one chance node may have (0: no bound). Where the
         exact outcomes are more (default 16), the search draws ``samples`` resolutions of
         the node with the seed (``chance="sample"``, the default: sparse sampling, without
-        enumerating the node), or keeps the ``max_chance`` most probable ones (``chance="top"``, also at each step
-        of a multi-card resolution) and renormalises. Below the bound both search every
-        outcome, exactly.
+        enumerating the node), or keeps the ``max_chance`` most probable ones
+        (``chance="top"``, also at each step of a multi-card resolution) and renormalises.
+        Below the bound both search every outcome, exactly.
     :param chance: ``sample`` (default) or ``top``, see ``max_chance``.
     :param samples: the resolutions a sampled chance node draws (default 6), merged where
         the same; the node's value is their average, which Star1/Star2 bound exactly.
@@ -165,7 +165,8 @@ class Expectimax(Player):
 
         r = _deepen(self._core, view, seat=seat, vector=vector,
                     pruning=PRUNINGS[self.pruning], max_chance=self.max_chance,
-                    sample=self.chance == "sample", samples=self.samples, seed=seed, max_depth=depth or MAX_DEPTH,
+                    sample=self.chance == "sample", samples=self.samples, seed=seed,
+                    max_depth=depth or MAX_DEPTH,
                     node_limit=nodes or 0, seconds=seconds or 0.0, playouts=self.playouts,
                     weights=weights, stop=budget.stop,
                     info=None if info is None else callback)
