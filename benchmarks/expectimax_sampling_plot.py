@@ -1,7 +1,7 @@
 """Plot the Elo of sampled-chance expectimax in arena matches, with 95% intervals.
 
     python benchmarks/expectimax_sampling_plot.py vs_top.jsonl vs_ismcts.jsonl \\
-        --out docs/_static/expectimax-sampling.png
+        --names "top-24 (before)" ISMCTS --out docs/_static/expectimax-sampling.png
 
 Each argument is a results file of ``catsearch-arena match`` (2 seats); the plot shows, per
 file, the Elo of its first player against the second (the arena's estimate and its 95%
@@ -19,10 +19,11 @@ from catsearch.arena.results import load_results, summarize
 CLIP = 800.0
 
 
-def elo_points(paths):
-    """Per results file: ``(label, elo, low, high)`` of its first player."""
+def elo_points(paths, names=None):
+    """Per results file: ``(label, elo, low, high)`` of its first player (``names``: the
+    opponents' names to show, else their arena labels)."""
     out = []
-    for path in paths:
+    for i, path in enumerate(paths):
         config, records = load_results(path)
         s = summarize(config, records)
         e = s["elo"]
@@ -31,7 +32,8 @@ def elo_points(paths):
         edge = CLIP if score > 0.5 else -CLIP
         bound = [edge if x is None else max(-CLIP, min(CLIP, float(x)))
                  for x in (e["value"], e["low"], e["high"])]
-        label = f"vs {e['opponent']}\n({s['games']['counted']} games)"
+        name = names[i] if names else e["opponent"]
+        label = f"vs {name}\n({s['games']['counted']} games)"
         out.append((label, *bound))
     return out
 
@@ -40,12 +42,13 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("results", nargs="+")
     ap.add_argument("--out", default="expectimax-sampling.png")
+    ap.add_argument("--names", nargs="+", help="the opponents' names, one per file")
     ap.add_argument("--title", default="expectimax (sampled chance) on The Cat, equal time")
     args = ap.parse_args(argv)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    points = elo_points(args.results)
+    points = elo_points(args.results, args.names)
     fig, ax = plt.subplots(figsize=(7, 1.2 + 0.8 * len(points)))
     for i, (label, v, lo, hi) in enumerate(points):
         ax.errorbar([v], [i], xerr=[[v - lo], [hi - v]], fmt="o", capsize=4, color="C0")
