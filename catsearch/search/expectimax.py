@@ -46,7 +46,7 @@ __all__ = ["Expectimax", "DEFAULT_DEPTH", "DEFAULT_NODES", "MAX_DEPTH"]
 
 #: the depth searched when no limit at all is given, within DEFAULT_NODES nodes
 DEFAULT_DEPTH = 3
-#: the node budget when no limit at all is given (under 0.1 s in The Cat, where it reaches
+#: the node budget when no limit at all is given (0.1-0.2 s in The Cat, where it reaches
 #: depth 2 with its wide chance nodes sampled; the other games reach depth 3 well within it)
 DEFAULT_NODES = 200_000
 
