@@ -90,7 +90,9 @@ cdef class ChanceStack:
     # options of this search
     cdef bint by_history        # order moves by history (see _order)
     cdef int max_chance
-    cdef int sample
+    cdef int sample             # wide nodes: 0 keep the most probable, 1 sample them
+    cdef int samples            # the resolutions a sampled node draws (sparse sampling)
+    cdef long long sampled      # chance nodes sampled in this search
     cdef int playouts
     cdef uint64_t seed
     cdef uint64_t salt
@@ -107,6 +109,9 @@ cdef class ChanceStack:
     cdef int _enumerate(self, int lvl, int n0) noexcept nogil
     cdef bint _count_chance(self) noexcept nogil
     cdef int _top(self, ChanceSet* src, ChanceSet* dst, int keep) noexcept nogil
-    cdef int _sample(self, int lvl) noexcept nogil
+    cdef int _step_width(self, ChanceSet* cur, int resolved, int* widest) noexcept nogil
+    cdef int _sample_rest(self, int lvl, ChanceSet* cur, ChanceSet* done) noexcept nogil
+    cdef int _sample(self, int lvl, ChanceSet* frontier) noexcept nogil
+    cdef uint64_t _sample_seed(self, PyObject* s) noexcept nogil
     cdef int _hidden(self, int lvl) noexcept nogil
     cdef void _leaf(self, PyObject* sp, double* out) noexcept nogil

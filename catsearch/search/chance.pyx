@@ -7,9 +7,9 @@ level per decision or chance step), and per level a *chance set*: the children o
 node once every unknown the next decision needs is resolved, one snapshot of the game's C
 struct per distinct outcome (one ``memcpy`` each), merged by Zobrist hash, so the order of the
 reveals costs nothing. Where a node has more outcomes than ``max_chance``, the most probable
-are kept (or a seeded sample is drawn). It also values cut-off nodes (the game's evaluation, or
-heuristic playouts), records the hidden choices of other seats (``apply_hidden_c``) and orders
-the moves of each level.
+are kept, or ``samples`` resolutions are drawn with a seeded generator (sparse sampling). It
+also values cut-off nodes (the game's evaluation, or heuristic playouts), records the hidden
+choices of other seats (``apply_hidden_c``) and orders the moves of each level.
 """
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
@@ -231,7 +231,12 @@ cdef class ChanceStack:
         ``sets[lvl]``: distinct outcomes, most probable first, probabilities summing to 1.
         ``outs``/``ws`` hold the node's first chance step (``n0`` outcomes). Where the
         outcomes would exceed ``max_chance``: the most probable (``sample == 0``, also at
-        each intermediate step) or ``max_chance`` paths sampled with the seed. -1: no memory;
+        each intermediate step), or (``sample == 1``) ``samples`` resolutions drawn with the
+        seed, as soon as a step's distinct outcomes pass ``max_chance``: known before the
+        step is expanded where one state has more (the first step: ``n0``), found as the
+        step is expanded otherwise, where the outcomes before merging are more than the
+        bound (a wide node costs the steps before it, at most ``max_chance + 1`` children of
+        the step that passes the bound, and its draws, not all its outcomes). -1: no memory;
         -2: more than ``chance_budget`` chance children (each ``apply_chance_c`` is one,
         counted in ``chance_nodes``) would be needed.
         """
@@ -242,12 +247,15 @@ cdef class ChanceStack:
         cdef ChanceSet* out = &self.sets[lvl]
         cdef ChanceSet* tmp
         cdef int cap = self.max_chance
-        cdef int e, k, n, i, keep
+        cdef int e, k, n, i, keep, widest
+        cdef bint strict
         cdef double p, total
         cs_clear(cur)
         cs_clear(nxt)
         cs_clear(done)
         cs_clear(out)
+        if self.sample and cap > 0 and n0 > cap:
+            return self._sample(lvl, NULL)
         for k in range(n0):
             if self._count_chance():
                 return -2
@@ -258,7 +266,7 @@ cdef class ChanceStack:
         while nxt.n > 0:
             if cap > 0 and nxt.n > cap:
                 if self.sample:
-                    return self._sample(lvl)
+                    return self._sample(lvl, NULL)
                 if self._top(nxt, cur, cap) < 0:
                     return -1
                 cs_clear(nxt)
@@ -266,11 +274,22 @@ cdef class ChanceStack:
                 tmp = cur
                 cur = nxt
                 nxt = tmp
+            strict = False
+            if self.sample and cap > 0:
+                # the step's outcomes before merging, and the most of one entry's (distinct):
+                # more than the bound for sure, or maybe (merged as they are expanded)
+                if self._step_width(cur, done.n, &widest) > cap:
+                    if widest > cap:
+                        return self._sample_rest(lvl, cur, done)
+                    strict = True
             for e in range(cur.n):
                 memcpy((<State>self.scr2)._data, cur.snaps + e * self.size, self.size)
                 n = (<State>self.scr2).chance_outcomes_c(self.outs, self.ws)
                 if n == 0:
-                    if cs_push(done, cur.snaps + e * self.size, cur.prob[e], cur.key[e]) < 0:
+                    # resolved: kept now (top), or once the step is done (sample: until
+                    # then ``done`` is what the steps before resolved)
+                    if not self.sample and cs_push(done, cur.snaps + e * self.size,
+                                                   cur.prob[e], cur.key[e]) < 0:
                         return -1
                     continue
                 p = cur.prob[e]
@@ -282,9 +301,18 @@ cdef class ChanceStack:
                     if cs_push(nxt, <char*>hdr(self.scr1), p * self.ws[k],
                                hdr(self.scr1).hash) < 0:
                         return -1
+                    if strict and nxt.n > cap:
+                        return self._sample_rest(lvl, cur, done)
+            if self.sample:
+                for e in range(cur.n):
+                    memcpy((<State>self.scr2)._data, cur.snaps + e * self.size, self.size)
+                    if ((<State>self.scr2).chance_outcomes_c(self.outs, self.ws) == 0
+                            and cs_push(done, cur.snaps + e * self.size, cur.prob[e],
+                                        cur.key[e]) < 0):
+                        return -1
             cs_clear(cur)
         if cap > 0 and done.n > cap and self.sample:
-            return self._sample(lvl)
+            return self._sample(lvl, NULL)
         keep = done.n if cap <= 0 or done.n <= cap else cap
         if self._top(done, out, keep) < 0:
             return -1
@@ -327,18 +355,54 @@ cdef class ChanceStack:
                 return -1
         return 0
 
-    cdef int _sample(self, int lvl) noexcept nogil:
-        """``max_chance`` resolutions of the node at ``stack[lvl]`` drawn with a generator
-        seeded from the search seed and the node, so a node always gets the same sample."""
+    cdef int _step_width(self, ChanceSet* cur, int resolved, int* widest) noexcept nogil:
+        """The outcomes of the next resolution step before merging: ``resolved`` plus, per
+        entry of ``cur``, its chance outcomes (1 if it needs none); ``widest[0]``: the most
+        outcomes of one entry (distinct states: one state's outcomes reveal different
+        things). Nothing is expanded."""
+        cdef int e, n, total = resolved
+        widest[0] = 0
+        for e in range(cur.n):
+            memcpy((<State>self.scr2)._data, cur.snaps + e * self.size, self.size)
+            n = (<State>self.scr2).chance_outcomes_c(self.outs, self.ws)
+            total += n if n > 0 else 1
+            if n > widest[0]:
+                widest[0] = n
+        return total
+
+    cdef int _sample_rest(self, int lvl, ChanceSet* cur, ChanceSet* done) noexcept nogil:
+        """Sparse sampling from the step ``cur`` on: draws start from the partial
+        resolutions so far (``cur``, and those ``done`` before it), by their probabilities."""
+        cdef int e
+        for e in range(done.n):
+            if cs_push(cur, done.snaps + e * self.size, done.prob[e], done.key[e]) < 0:
+                return -1
+        return self._sample(lvl, cur)
+
+    cdef int _sample(self, int lvl, ChanceSet* frontier) noexcept nogil:
+        """Sparse sampling (Kearns, Mansour & Ng 2002): ``samples`` resolutions of the node
+        at ``stack[lvl]``, each drawn step by step with the game's probabilities, the same
+        ones merged (weight: the share of the draws that gave it). Each starts from the node
+        (``frontier`` NULL) or from an entry of ``frontier`` (partial resolutions whose
+        probabilities sum to 1) drawn by its probability: the same distribution. The
+        generator is seeded from the search seed and the node alone (its hash and ply, not
+        the search), so a node gets the same sample wherever and whenever it is searched,
+        in every search with that seed: one fixed chance node, for pruning and the table."""
         cdef PyObject* src = self.stack[lvl]
-        cdef ChanceSet* done = &self.fc
-        cdef int K = self.max_chance
+        cdef ChanceSet* acc = &self.fc
+        cdef int K = self.samples
         cdef int s, n
         cdef Rng rng
-        rng_seed(&rng, self.seed ^ splitmix_finish(self._key(src)))
-        cs_clear(done)
+        rng_seed(&rng, self._sample_seed(src))
+        self.sampled += 1
+        cs_clear(acc)
         for s in range(K):
-            copy_into(self.scr1, src)
+            if frontier == NULL:
+                copy_into(self.scr1, src)
+            else:
+                memcpy((<State>self.scr1)._data,
+                       frontier.snaps + pick(&rng, frontier.prob, frontier.n) * self.size,
+                       self.size)
             while True:
                 n = (<State>self.scr1).chance_outcomes_c(self.outs, self.ws)
                 if n == 0:
@@ -346,9 +410,16 @@ cdef class ChanceStack:
                 if self._count_chance():
                     return -2
                 (<State>self.scr1).apply_chance_c(self.outs[pick(&rng, self.ws, n)])
-            if cs_push(done, <char*>hdr(self.scr1), 1.0 / K, hdr(self.scr1).hash) < 0:
+            if cs_push(acc, <char*>hdr(self.scr1), 1.0 / K, hdr(self.scr1).hash) < 0:
                 return -1
-        return self._top(done, &self.sets[lvl], done.n)
+        return self._top(acc, &self.sets[lvl], acc.n)
+
+    cdef uint64_t _sample_seed(self, PyObject* s) noexcept nogil:
+        """The seed of the sample of node ``s``: the search seed, the node's hash and ply."""
+        cdef Header* h = hdr(s)
+        return self.seed ^ splitmix_finish(
+            h.hash ^ splitmix_finish(<uint64_t>h.ply * <uint64_t>0x9E3779B97F4A7C15
+                                     + <uint64_t>0x2545F4914F6CDD1D))
 
     # -- leaves ---------------------------------------------------------------------------
     cdef void _leaf(self, PyObject* sp, double* out) noexcept nogil:

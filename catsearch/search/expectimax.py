@@ -6,7 +6,9 @@ unknown the next decision needs as a chance node, through the contract's
 an opponent about to act. The outcomes are the card types the seat has not seen, weighted by
 how many of each remain unseen, never the true hidden cards. Consecutive chance steps (an
 opponent's three hidden cards, one after the other) are resolved into one chance node whose
-children are merged by Zobrist hash, so the order of the reveals costs nothing.
+children are merged by Zobrist hash, so the order of the reveals costs nothing. A node with
+more outcomes than ``max_chance`` is sampled (sparse sampling, Kearns, Mansour & Ng 2002):
+``samples`` resolutions drawn with a generator seeded by the search seed and the node.
 
 Decision nodes are valued either as one number, the searching seat's utility (two players:
 *-minimax with Star1 and Star2 pruning, Ballard 1983, Hauk, Buro & Schaeffer 2004; three or
@@ -44,9 +46,8 @@ __all__ = ["Expectimax", "DEFAULT_DEPTH", "DEFAULT_NODES", "MAX_DEPTH"]
 
 #: the depth searched when no limit at all is given, within DEFAULT_NODES nodes
 DEFAULT_DEPTH = 3
-#: the node budget when no limit at all is given (about a second in The Cat with 3-4
-#: players, whose hidden choices make depth 3 cost millions of nodes; the other games reach
-#: depth 3 well within it)
+#: the node budget when no limit at all is given (0.1-0.2 s in The Cat, where it reaches
+#: depth 2 with its wide chance nodes sampled; the other games reach depth 3 well within it)
 DEFAULT_NODES = 200_000
 
 #: what bounds an expectimax search, and its budget when nothing does (catsearch.search.limits)
@@ -73,15 +74,20 @@ class Expectimax(Player):
         decision nodes, Star1 windows and Star2 probing at chance nodes), ``star1``, or
         ``none`` (plain expectimax). All three return the same value; they differ in nodes.
     :param max_chance: the most outcomes one chance node may have (0: no bound). Where the
-        exact outcomes are more, the search keeps the ``max_chance`` most probable ones
-        (``chance="top"``, also at each step of a multi-card resolution) or samples
-        ``max_chance`` of them with the seed (``chance="sample"``), and renormalises.
-    :param chance: ``top`` (default) or ``sample``, see ``max_chance``.
+        exact outcomes are more (default 16), the search draws ``samples`` resolutions of
+        the node with the seed (``chance="sample"``, the default: sparse sampling, without
+        enumerating the node), or keeps the ``max_chance`` most probable ones
+        (``chance="top"``, also at each step of a multi-card resolution) and renormalises.
+        Below the bound both search every outcome, exactly.
+    :param chance: ``sample`` (default) or ``top``, see ``max_chance``.
+    :param samples: the resolutions a sampled chance node draws (default 6), merged where
+        the same; the node's value is their average, which Star1/Star2 bound exactly.
     :param tt_size: transposition table entries (rounded up to a power of two).
     :param playouts: cut-off nodes are valued by the mean returns of this many playouts of
         the game's heuristic player (0, the default: by the game's evaluation).
     :param seed: seeds the sampling of wide chance nodes (``None``: a fresh seed per
-        search); with ``chance="top"`` the search is deterministic whatever the seed.
+        search); a node's sample depends on the seed and the node alone, so the same seed
+        gives the same search; with ``chance="top"`` it is deterministic whatever the seed.
     :param forced: ``instant`` (default): a position with one legal move is answered at once,
         valued by the game's evaluation; ``search``: searched like any other.
     """
@@ -159,7 +165,8 @@ class Expectimax(Player):
 
         r = _deepen(self._core, view, seat=seat, vector=vector,
                     pruning=PRUNINGS[self.pruning], max_chance=self.max_chance,
-                    sample=self.chance == "sample", seed=seed, max_depth=depth or MAX_DEPTH,
+                    sample=self.chance == "sample", samples=self.samples, seed=seed,
+                    max_depth=depth or MAX_DEPTH,
                     node_limit=nodes or 0, seconds=seconds or 0.0, playouts=self.playouts,
                     weights=weights, stop=budget.stop,
                     info=None if info is None else callback)

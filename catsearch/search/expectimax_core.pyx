@@ -5,8 +5,7 @@
 states and the chance sets) with the search itself: *-minimax with Star1/Star2 pruning or
 paranoid (one value, the searching seat's), max-n (one value per seat), the transposition
 table and move ordering, the limits. An iteration runs without the GIL and touches no Python
-object; :mod:`catsearch.search.expectimax` deepens them and describes the algorithm.
-"""
+object; :mod:`catsearch.search.expectimax` deepens them and describes the algorithm."""
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, calloc, free
@@ -66,6 +65,11 @@ cdef class ExpectimaxCore(ChanceStack):
         """How many of the last search's nodes were chance children (for tests)."""
         return self.chance_total
 
+    @property
+    def sampled_nodes(self):
+        """How many chance nodes the last search sampled (``chance="sample"``)."""
+        return self.sampled
+
     # -- setup and teardown of one search -----------------------------------------------
     cdef _prepare(self, State root, int nlevels):
         ChanceStack._prepare(self, root, nlevels)
@@ -117,10 +121,9 @@ cdef class ExpectimaxCore(ChanceStack):
                 self.aborted = 1
 
     cdef bint _chance_node(self, int lvl) noexcept nogil:
-        """Whether ``stack[lvl]`` is a chance node; its outcomes are then resolved into
-        ``sets[lvl]`` (without memory for them the search fails: ``failed``, ``aborted``).
-        Every chance child expanded counts as a node, against the node limit too: the
-        search stops (``aborted``) where resolving the node would go past it."""
+        """Whether ``stack[lvl]`` is a chance node, its outcomes then resolved (or sampled)
+        into ``sets[lvl]`` (no memory: ``failed``, ``aborted``). Each chance child expanded
+        counts as a node: the search stops (``aborted``) where the node would pass the limit."""
         cdef int n = (<State>self.stack[lvl]).chance_outcomes_c(self.outs, self.ws)
         cdef int r
         if n > 0:
@@ -496,18 +499,16 @@ cdef class ExpectimaxCore(ChanceStack):
     # -- one search, driven by catsearch.search.expectimax (iterative deepening) ---------
     def begin(self, State root, *, int seat, int vector, int pruning, int max_chance,
               int sample, uint64_t seed, int max_depth, long long node_limit, double seconds,
-              int playouts=0, weights=None, info=None):
+              int playouts=0, int samples=0, weights=None, info=None):
         """Start a search of ``root`` (the view of ``seat``, who is to move): set its options
-        and limits (the clock starts now), allocate its stacks; ``info()`` is called about
-        every 0.1 s while an iteration runs. :meth:`end` must follow.
-
-        :returns: the root moves, in the order the first iteration searches them.
-        """
+        (``samples``: the draws of a sampled node, 0: ``max_chance``) and limits (the clock
+        starts now), allocate its stacks; ``info()`` is called about every 0.1 s while an
+        iteration runs. :meth:`end` must follow. Returns the root moves, in the order the
+        first iteration searches them."""
         # a level per decision, chance node and hidden choice of another seat (depth free)
         cdef int nlevels = (max_depth + 1) * (hdr(<PyObject*>root).players + 2) + 4
         cdef double t0 = now()
-        if self.tt == NULL:
-            # allocated by the first search (a player that never searches costs nothing)
+        if self.tt == NULL:     # allocated by the first search (none if it never searches)
             self.tt = <TTEntry*>calloc(self.tt_entries, sizeof(TTEntry))
             if self.tt == NULL:
                 raise MemoryError(f"no memory for a transposition table of "
@@ -521,10 +522,11 @@ cdef class ExpectimaxCore(ChanceStack):
         self.by_history = not vector and pruning != EX_PRUNE_NONE
         self.max_chance = max_chance
         self.sample = sample
+        self.samples = samples if samples > 0 else max_chance   # draws of a sampled node
+        self.sampled = 0
         self.playouts = playouts
         self.seed = seed
-        # a new salt per search: entries of earlier searches never match, so the table
-        # needs no clearing
+        # a new salt per search: no entry of an earlier search matches (no clearing needed)
         self.searches += 1
         self.salt = splitmix_finish((seat + 1) * <uint64_t>0x632BE59BD9B4E019 + vector * 7 + 3
                                     + self.searches * <uint64_t>0xD1B54A32D192ED03)

@@ -72,8 +72,8 @@ EXTRA_SPECS = (
     "pimc:iterations=300,seed=1,threads=2,dets=4",
     "expectimax:depth=2,seed=1,pruning=star1",
     "expectimax:depth=2,seed=1,mode=maxn",
-    "expectimax:depth=2,seed=1,max_chance=4",
-    "expectimax:depth=2,seed=1,max_chance=4,chance=sample",
+    "expectimax:depth=2,seed=1,max_chance=4,chance=top",
+    "expectimax:depth=2,seed=1,max_chance=4,samples=3",
     "expectimax:depth=3,nodes=2000,seed=1",
     "expectimax:depth=1,playouts=1,seed=1",
 )
