@@ -35,7 +35,8 @@ from catsearch.search.options import (
 )
 from catsearch.search.pimc import PIMCCore
 from catsearch.search.players import InfoCallback, Player, SearchResult, _seat_view, forced_result
-from catsearch.search.results import decide_summed, decide_voted, merge, snapshot, split
+from catsearch.search.results import (decide_drawn, decide_summed, decide_voted, merge, snapshot,
+                                      split)
 from catsearch.search.tree import NODE_BYTES
 
 __all__ = ["ISMCTS", "DeterminizedMCTS", "MCTSPlayer", "NODE_BYTES"]
@@ -218,12 +219,17 @@ class MCTSPlayer(Player):
             return forced
         self._search_belief = self._belief_for(view, seat, plan.seed ^ 0x5EED)
         legal = view.legal_moves()
+        decide = self._decider(view, plan.seed)
 
         def result(snaps: list[dict]) -> SearchResult:
-            return merge(snaps, legal, view.players, time.perf_counter() - t0, self._decide)
+            return merge(snaps, legal, view.players, time.perf_counter() - t0, decide)
 
         emit = None if info is None else (lambda snaps: info(result(snaps)))
         return result(self._driver.search(view, seat, plan, emit))
+
+    def _decider(self, view: State, seed: int):
+        """How this search picks its move from the merged root statistics."""
+        return self._decide
 
     def _snapshot(self, core) -> dict:
         return snapshot(core, self._trees(core))
@@ -355,7 +361,8 @@ class ISMCTS(MCTSPlayer):
 
     Keyword-only options: see ``docs/search.rst`` (``iterations``, ``seconds``,
     ``exploration`` (``c``), ``final``, ``playout``, ``playout_mix``, ``prior``, ``cutoff``,
-    ``seed``, ``reuse``, ``workers``, ``parallel``, ``max_nodes``, ``info_interval``, ``mode``).
+    ``seed``, ``reuse``, ``workers``, ``parallel``, ``max_nodes``, ``info_interval``, ``mode``,
+    ``select``, ``gamma``).
     """
 
     name = "ismcts"
@@ -372,9 +379,28 @@ class ISMCTS(MCTSPlayer):
             return self.mode
         return "mo" if lookup(state.game_id).spec.hidden_moves else "so"
 
+    def resolved_select(self, state: State) -> str:
+        """``ucb``, ``rm`` or ``exp3``: the selection at ``state``'s game's hidden-move nodes
+        (``select``, else the game's default; ``ucb`` in a game without hidden moves, where
+        there are no such nodes)."""
+        if not lookup(state.game_id).spec.hidden_moves:
+            return "ucb"
+        return self.select if self.select is not None else game_default("select",
+                                                                        state.game_id)
+
+    def _decider(self, view, seed):
+        """With ``select=rm|exp3`` at a root whose moves another seat does not see: the move
+        drawn from the root's average strategy (:func:`~catsearch.search.results.
+        decide_drawn`); elsewhere the ``final`` rule."""
+        if self.resolved_select(view) != "ucb" and _hidden_choice(view):
+            return decide_drawn(self.gamma, seed ^ 0xD2A3)
+        return self._decide
+
     def _new_core(self, view, seat, seed, worker, nworkers):
-        return ISMCTSCore(self._inferring(view), seat, mo=self.resolved_mode(view) == "mo",
+        core = ISMCTSCore(self._inferring(view), seat, mo=self.resolved_mode(view) == "mo",
                           seed=seed, **self._core_kwargs(view.game_id))
+        core.set_select(self.resolved_select(view), self.gamma)
+        return core
 
     def _rebase(self, core, view, seed):
         core.rebase(self._inferring(view), seed)
@@ -391,6 +417,15 @@ class ISMCTS(MCTSPlayer):
 
     def _trees(self, core):
         return [core.children(core.searching_seat if core.mode == "mo" else 0)]
+
+
+def _hidden_choice(view: State) -> bool:
+    """Whether a legal move of the seat to move is seen by another seat as other than it was
+    (the root is a hidden, simultaneous choice)."""
+    seat = view.current_player
+    n = view.num_distinct_moves
+    return any(view.observe_move(m, q) != m for m in view.legal_moves() if m < n
+               for q in range(view.players) if q != seat)
 
 
 class DeterminizedMCTS(MCTSPlayer):

@@ -11,8 +11,19 @@ every determinization) or the parent's visits (UCT, in PIMC's perfect-informatio
 * PUCT (Rosin 2011; Silver et al. 2016), with a prior ``P`` on the move:
   ``Q + c P sqrt(A) / (1 + N)``; a move not tried yet scores its first-play urgency ``q``
   plus ``c P sqrt(A)`` (``N = 0``).
+
+At nodes where the mover's move is hidden from the others (``select=rm|exp3``,
+``TreeCore.select_hidden``) a child is not scored but drawn from a strategy over the ``K``
+legal children, mixed with ``gamma`` of uniform exploration (Lisy, Kovarik, Lanctot &
+Bosansky 2013; Tak, Lanctot & Winands 2014), from each child's one statistic ``s``:
+
+* regret matching (Hart & Mas-Colell 2000): ``s`` is the child's cumulative regret;
+  ``(1 - gamma) max(s, 0) / sum max(s', 0) + gamma / K`` (uniform where no regret is
+  positive);
+* Exp3 (Auer et al. 2002): ``s`` is the child's summed importance-weighted reward;
+  ``(1 - gamma) exp(eta s) / sum exp(eta s') + gamma / K``, ``eta = gamma / K``.
 """
-from libc.math cimport log, sqrt
+from libc.math cimport log, sqrt, exp
 
 # which rule a descent scores by (TreeCore.select picks one per node from its options and
 # whether the node has a prior move)
@@ -55,3 +66,32 @@ cdef inline double child_score(Scoring rule, double reward, double visits, doubl
     if rule == UCB_AVAIL:
         return ucb(reward, visits, log(avail), c)
     return ucb(reward, visits, log_parent, c)
+
+
+cdef inline void rm_strategy(double* s, int k, double gamma) noexcept nogil:
+    """Regret matching: the ``k`` cumulative regrets ``s`` become the strategy, in place."""
+    cdef double total = 0.0
+    cdef int i
+    for i in range(k):
+        if s[i] > 0.0:
+            total += s[i]
+    for i in range(k):
+        if total > 0.0:
+            s[i] = (1.0 - gamma) * (s[i] / total if s[i] > 0.0 else 0.0) + gamma / k
+        else:
+            s[i] = 1.0 / k
+
+
+cdef inline void exp3_strategy(double* s, int k, double gamma) noexcept nogil:
+    """Exp3: the ``k`` summed importance-weighted rewards ``s`` become the strategy, in
+    place (exponents taken from the largest, so that none overflows)."""
+    cdef double top = s[0], total = 0.0, eta = gamma / k
+    cdef int i
+    for i in range(1, k):
+        if s[i] > top:
+            top = s[i]
+    for i in range(k):
+        s[i] = exp(eta * (s[i] - top))
+        total += s[i]
+    for i in range(k):
+        s[i] = (1.0 - gamma) * s[i] / total + gamma / k

@@ -30,7 +30,7 @@ from catsearch.testing.inference import check_inference
 from catsearch.testing.tensors import check_tensors
 from catsearch.testing.perft import (PerftCase, PerftFileError, check_perft, perft_line,
                                      read_perft)
-from catsearch.testing.toys import ToyPennies, ToyRPS
+from catsearch.testing.toys import ToyBiasedPennies, ToyPennies, ToyRPS
 from catsearch.testing.example import ToySum
 
 __all__ = ["check_game", "check_observations", "check_inference", "check_tensors", "ConformanceError", "read_perft", "check_perft", "PerftCase",
