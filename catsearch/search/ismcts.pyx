@@ -59,7 +59,8 @@ cdef class ISMCTSCore(TreeCore):
             n = st.legal_moves_c(self.buf)
             node = self.paths[tp * cap + depth]
             if self.sim_rule != SIM_UCB and self.move_hidden(st, n, p):
-                ch = self.select_hidden(node, n, p, depth + 1, self.ntrees, &m, &expanded)
+                ch = self.select_hidden(node, n, p, depth + 1, self.ntrees,
+                                        self.prior_move(st, n), &m, &expanded)
             else:
                 ch = self.select(node, n, p, depth + 1, self.ntrees, self.prior_move(st, n),
                                  &m, &expanded)

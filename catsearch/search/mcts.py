@@ -37,7 +37,7 @@ from catsearch.search.pimc import PIMCCore
 from catsearch.search.players import InfoCallback, Player, SearchResult, _seat_view, forced_result
 from catsearch.search.results import (decide_drawn, decide_summed, decide_voted, merge, snapshot,
                                       split)
-from catsearch.search.tree import NODE_BYTES
+from catsearch.search.tree import AUX_BYTES, NODE_BYTES
 
 __all__ = ["ISMCTS", "DeterminizedMCTS", "MCTSPlayer", "NODE_BYTES"]
 
@@ -370,7 +370,7 @@ class ISMCTS(MCTSPlayer):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self._decide = decide_summed(self.final)
+        self._decide = decide_summed("visits" if self.final == "draw" else self.final)
 
     def resolved_mode(self, state: State) -> str:
         """``so`` or ``mo``: what ``mode`` means for ``state``'s game (``auto``: ``mo``
@@ -378,6 +378,12 @@ class ISMCTS(MCTSPlayer):
         if self.mode != "auto":
             return self.mode
         return "mo" if lookup(state.game_id).spec.hidden_moves else "so"
+
+    @property
+    def bytes_per_node(self) -> int:
+        """Bytes one tree node takes: 32, and 8 more beside it with ``select=rm|exp3`` (the
+        node pool grows by doubling: up to twice that is reserved per node in use)."""
+        return NODE_BYTES + (AUX_BYTES if self.select in ("rm", "exp3") else 0)
 
     def resolved_select(self, state: State) -> str:
         """``ucb``, ``rm`` or ``exp3``: the selection at ``state``'s game's hidden-move nodes
@@ -389,11 +395,13 @@ class ISMCTS(MCTSPlayer):
                                                                         state.game_id)
 
     def _decider(self, view, seed):
-        """With ``select=rm|exp3`` at a root whose moves another seat does not see: the move
+        """With ``final=draw`` at a root whose moves another seat does not see: the move
         drawn from the root's average strategy (:func:`~catsearch.search.results.
-        decide_drawn`); elsewhere the ``final`` rule."""
-        if self.resolved_select(view) != "ucb" and _hidden_choice(view):
-            return decide_drawn(self.gamma, seed ^ 0xD2A3)
+        decide_drawn`; less the ``gamma`` exploration with ``select=rm|exp3``); elsewhere
+        the ``final`` rule (``draw``: ``visits``)."""
+        if self.final == "draw" and _hidden_choice(view):
+            gamma = self.gamma if self.resolved_select(view) != "ucb" else 0.0
+            return decide_drawn(gamma, seed ^ 0xD2A3)
         return self._decide
 
     def _new_core(self, view, seat, seed, worker, nworkers):

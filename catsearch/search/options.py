@@ -114,7 +114,11 @@ MCTS_OPTIONS: tuple[Option, ...] = (
 #: them (tuned there: GameSpec.search_defaults); PIMC keeps the general ones
 ISMCTS_OPTIONS = tuple(
     dataclasses.replace(o, default=None, none_ok=True, doc=o.doc + " (default: the game's)")
-    if o.name in ("exploration", "prior") else o for o in MCTS_OPTIONS) + (
+    if o.name in ("exploration", "prior") else
+    dataclasses.replace(o, kind=("visits", "mean", "draw"),
+                        doc=o.doc + " (draw: from the root's average strategy where its move "
+                                    "is hidden from the others)")
+    if o.name == "final" else o for o in MCTS_OPTIONS) + (
     Option("mode", ("auto", "so", "mo"), "auto", doc="one tree (so) or one per seat (mo)"),
     Option("select", SELECT_RULES, None, none_ok=True,
            doc="the selection where the mover's move is hidden from the others (simultaneous "

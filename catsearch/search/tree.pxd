@@ -95,7 +95,7 @@ cdef class TreeCore:
                     int hmove, int* out_move, bint* expanded) noexcept nogil
     cdef bint move_hidden(self, State st, int n, int player) noexcept nogil
     cdef int select_hidden(self, int node, int n, int player, int depth, int reserve,
-                           int* out_move, bint* expanded) noexcept nogil
+                           int hmove, int* out_move, bint* expanded) noexcept nogil
     cdef void sim_backup(self, double* r) noexcept nogil
     cdef int untried_move(self, long long g, int n, int untried, int hmove, double bestv,
                           double urgency, double parent, double p_h,

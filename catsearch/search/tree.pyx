@@ -56,6 +56,8 @@ MAX_NODES_LIMIT = 2**31 - 1024
 #: bytes one tree node takes in the node pool (the node pool grows by doubling, so up to twice this
 #: per node is reserved at a time)
 NODE_BYTES = sizeof(Node)
+#: bytes each node takes beside it with select=rm|exp3 (its statistic in the pool's side array)
+AUX_BYTES = sizeof(double)
 
 
 def monotonic() -> float:
@@ -325,15 +327,17 @@ cdef class TreeCore:
         return 0
 
     cdef int select_hidden(self, int node, int n, int player, int depth, int reserve,
-                           int* out_move, bint* expanded) noexcept nogil:
+                           int hmove, int* out_move, bint* expanded) noexcept nogil:
         """The descent at a node whose mover's move is hidden, by ``sim_rule``: an untried
-        legal move first (drawn uniformly, as :meth:`select` without a prior); else a legal
-        child drawn from the strategy of ``scoring.pxd`` (regret matching or Exp3) over the
-        children's statistic in ``pool.aux``, recorded for :meth:`sim_backup`. Availability
-        counts as in :meth:`select`; the children's visits are the average strategy."""
+        legal move first (the heuristic's move ``hmove`` if untried, else one drawn
+        uniformly); else a legal child drawn from the strategy of ``scoring.pxd`` (regret
+        matching or Exp3) over the children's statistic in ``pool.aux``, its exploration
+        weighted towards ``hmove`` by ``prior`` (``hmove`` < 0: uniform), recorded for
+        :meth:`sim_backup`. Availability counts as in :meth:`select`; the children's visits
+        are the average strategy."""
         cdef Node* nodes = self.pool.nodes
         cdef long long g
-        cdef int m, ch, i = 0, k = 0, untried = 0, start
+        cdef int m, ch, i = 0, k = 0, untried = 0, start, hidx = -1
         cdef bint wide = nodes[node].wide
         cdef double u
         cdef SimStep* grown
@@ -342,7 +346,8 @@ cdef class TreeCore:
         if self.sim_klen + n > self.sim_kcap:
             more = <int*>realloc(self.sim_kids, sizeof(int) * 2 * (self.sim_klen + n))
             if more == NULL:
-                return self.select(node, n, player, depth, reserve, -1, out_move, expanded)
+                return self.select(node, n, player, depth, reserve, hmove, out_move,
+                                   expanded)
             self.sim_kids = more
             self.sim_kcap = 2 * (self.sim_klen + n)
         start = self.sim_klen
@@ -362,19 +367,22 @@ cdef class TreeCore:
                 self.stamp[m] = g + 1
                 untried -= 1
                 nodes[ch].avail += 1
+                if m == hmove:
+                    hidx = k
                 self.sim_kids[start + k] = ch
                 self.sim_w[k] = self.pool.aux[ch]
                 k += 1
             if not wide:
                 ch = nodes[ch].sibling
-        if untried > 0 or k == 0:
-            m = self.draw_untried(g, n, untried, -1)
+        if untried > 0:
+            m = hmove if hmove >= 0 and self.stamp[hmove] == g else self.draw_untried(
+                g, n, untried, -1)
             out_move[0] = m
             return self.expand(node, m, player, depth, reserve, expanded)
         if self.sim_rule == SIM_RM:
-            rm_strategy(self.sim_w, k, self.gamma)
+            rm_strategy(self.sim_w, k, self.gamma, hidx, self.prior)
         else:
-            exp3_strategy(self.sim_w, k, self.gamma)
+            exp3_strategy(self.sim_w, k, self.gamma, hidx, self.prior)
         u = rng_double(&self.rng)
         i = 0
         while i < k - 1 and u >= self.sim_w[i]:
@@ -630,12 +638,13 @@ cdef class TreeCore:
 
     @property
     def bytes_per_node(self) -> int:
-        return sizeof(Node)
+        return sizeof(Node) + (sizeof(double) if self.pool.aux != NULL else 0)
 
     @property
     def memory_bytes(self) -> int:
         """Bytes held by the node pool (allocated, used or not)."""
-        return self.pool.cap * sizeof(Node) + self.index.cap * sizeof(IndexEntry)
+        return (self.pool.cap * sizeof(Node) + self.index.cap * sizeof(IndexEntry)
+                + (self.pool.cap * sizeof(double) if self.pool.aux != NULL else 0))
 
     def root_value(self) -> list:
         """Summed rewards per seat over the iterations since the last reset."""

@@ -144,8 +144,31 @@ def test_seeded_search_is_reproducible_and_mixes():
     state = catsearch.new_game("toy-biased-pennies", seed=1)
     moves = []
     for seed in range(24):
-        a = make_player(f"ismcts:select=rm,iterations=4000,seed={seed}").search(state).move
-        b = make_player(f"ismcts:select=rm,iterations=4000,seed={seed}").search(state).move
-        assert a == b
+        spec = f"ismcts:select=rm,final=draw,iterations=4000,seed={seed}"
+        a = make_player(spec).search(state).move
+        assert make_player(spec).search(state).move == a
         moves.append(a)
     assert 0 < moves.count(0) < moves.count(1)
+
+
+def test_the_node_stays_32_bytes():
+    """The rules' statistic lives beside the node, only where it is used."""
+    assert make_player("ismcts").bytes_per_node == 32
+    assert make_player("ismcts:select=ucb").bytes_per_node == 32
+    assert make_player("ismcts:select=rm").bytes_per_node == 40
+    core = ISMCTSCore(catsearch.new_game("toy-rps", seed=1).view(0), 0, mo=True)
+    assert core.bytes_per_node == 32
+    before = core.memory_bytes
+    core.set_select("exp3")
+    assert core.bytes_per_node == 40
+    assert core.memory_bytes > before
+
+
+def test_final_draw_only_at_hidden_roots():
+    """``final=draw`` is ISMCTS's; at a root of public moves it is ``visits``."""
+    state = catsearch.new_game("cat-cards", players=2, seed=3)
+    drawn = make_player("ismcts:final=draw,iterations=300,seed=4").search(state)
+    visits = make_player("ismcts:iterations=300,seed=4").search(state)
+    assert drawn.move == visits.move and drawn.stats == visits.stats
+    with pytest.raises(OptionError, match="final"):
+        make_player("pimc:final=draw")
