@@ -8,10 +8,11 @@ processes, tree reuse) is :class:`catsearch.search.mcts.ISMCTS`.
 
 One iteration: copy the root view into the scratch state, ``determinize_c`` it for the
 searching seat, select down the tree(s) with the tree's policy (UCB over availability counts,
-or PUCT with the heuristic prior; with ``select=rm|exp3``, regret matching or Exp3 at the nodes
-where the mover's move is hidden from the others), expand one node, play out (uniform random or the game's
-``heuristic_move_c``, optionally cut off after some moves with ``evaluate_c``), and back the
-reward vector up: each node adds the reward of the seat that moved into it (max-n).
+or PUCT with the heuristic prior; with ``select=rm|exp3``, regret matching or Exp3 at the
+nodes where the mover's move is hidden from the others), expand one node, play out (uniform
+random or the game's ``heuristic_move_c``, optionally cut off after some moves with
+``evaluate_c``), and back the reward vector up: each node adds the reward of the seat that
+moved into it (max-n).
 """
 from libc.stdint cimport uint64_t
 

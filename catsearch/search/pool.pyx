@@ -25,7 +25,8 @@ cdef int next_relayout(int size) noexcept nogil:
 
 cdef int copy_tree(NodePool* src, int root, NodePool* dst) noexcept nogil:
     """Copy the subtree of ``src`` under ``root`` into ``dst`` (breadth first, children in
-    their order; the side array ``aux`` too where both pools have one); return the new root, or NO_NODE when memory runs out."""
+    their order; the side array ``aux`` too where both pools have one); return the new root,
+    or NO_NODE when memory runs out."""
     cdef int* queue
     cdef int head = 0, tail = 0, s, d, ch, nd, last
     cdef int new_root = pool_add(dst, src.nodes[root].move, src.nodes[root].player)
