@@ -8,14 +8,17 @@ processes, tree reuse) is :class:`catsearch.search.mcts.ISMCTS`.
 
 One iteration: copy the root view into the scratch state, ``determinize_c`` it for the
 searching seat, select down the tree(s) with the tree's policy (UCB over availability counts,
-or PUCT with the heuristic prior), expand one node, play out (uniform random or the game's
-``heuristic_move_c``, optionally cut off after some moves with ``evaluate_c``), and back the
-reward vector up: each node adds the reward of the seat that moved into it (max-n).
+or PUCT with the heuristic prior; with ``select=rm|exp3``, regret matching or Exp3 at the
+nodes where the mover's move is hidden from the others), expand one node, play out (uniform
+random or the game's ``heuristic_move_c``, optionally cut off after some moves with
+``evaluate_c``), and back the reward vector up: each node adds the reward of the seat that
+moved into it (max-n).
 """
 from libc.stdint cimport uint64_t
 
 from catsearch._core.state cimport State, Header, header, copy_state
 from catsearch.search.pool cimport NodePool, NO_NODE, child_of, link_child, prefetch_children
+from catsearch.search.tree cimport SIM_UCB
 
 from catsearch.search.tree import EXPLORATION, MAX_NODES
 
@@ -56,8 +59,12 @@ cdef class ISMCTSCore(TreeCore):
             tp = p if self.mo else 0
             n = st.legal_moves_c(self.buf)
             node = self.paths[tp * cap + depth]
-            ch = self.select(node, n, p, depth + 1, self.ntrees, self.prior_move(st, n), &m,
-                             &expanded)
+            if self.sim_rule != SIM_UCB and self.move_hidden(st, n, p):
+                ch = self.select_hidden(node, n, p, depth + 1, self.ntrees,
+                                        self.prior_move(st, n), &m, &expanded)
+            else:
+                ch = self.select(node, n, p, depth + 1, self.ntrees, self.prior_move(st, n),
+                                 &m, &expanded)
             if ch == NO_NODE:
                 st.apply_c(m)
                 break

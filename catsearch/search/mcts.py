@@ -35,8 +35,9 @@ from catsearch.search.options import (
 )
 from catsearch.search.pimc import PIMCCore
 from catsearch.search.players import InfoCallback, Player, SearchResult, _seat_view, forced_result
-from catsearch.search.results import decide_summed, decide_voted, merge, snapshot, split
-from catsearch.search.tree import NODE_BYTES
+from catsearch.search.results import (decide_drawn, decide_summed, decide_voted, merge, snapshot,
+                                      split)
+from catsearch.search.tree import AUX_BYTES, NODE_BYTES
 
 __all__ = ["ISMCTS", "DeterminizedMCTS", "MCTSPlayer", "NODE_BYTES"]
 
@@ -224,12 +225,17 @@ class MCTSPlayer(Player):
             return forced
         self._search_belief = self._belief_for(view, seat, plan.seed ^ 0x5EED)
         legal = view.legal_moves()
+        decide = self._decider(view, plan.seed)
 
         def result(snaps: list[dict]) -> SearchResult:
-            return merge(snaps, legal, view.players, time.perf_counter() - t0, self._decide)
+            return merge(snaps, legal, view.players, time.perf_counter() - t0, decide)
 
         emit = None if info is None else (lambda snaps: info(result(snaps)))
         return result(self._driver.search(view, seat, plan, emit))
+
+    def _decider(self, view: State, seed: int):
+        """How this search picks its move from the merged root statistics."""
+        return self._decide
 
     def _snapshot(self, core) -> dict:
         return snapshot(core, self._trees(core))
@@ -361,7 +367,8 @@ class ISMCTS(MCTSPlayer):
 
     Keyword-only options: see ``docs/search.rst`` (``iterations``, ``seconds``,
     ``exploration`` (``c``), ``final``, ``playout``, ``playout_mix``, ``prior``, ``cutoff``,
-    ``seed``, ``reuse``, ``workers``, ``parallel``, ``max_nodes``, ``info_interval``, ``mode``).
+    ``seed``, ``reuse``, ``workers``, ``parallel``, ``max_nodes``, ``info_interval``, ``mode``,
+    ``select``, ``gamma``).
     """
 
     name = "ismcts"
@@ -369,7 +376,7 @@ class ISMCTS(MCTSPlayer):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self._decide = decide_summed(self.final)
+        self._decide = decide_summed("visits" if self.final == "draw" else self.final)
 
     def resolved_mode(self, state: State) -> str:
         """``so`` or ``mo``: what ``mode`` means for ``state``'s game (``auto``: ``mo``
@@ -378,9 +385,36 @@ class ISMCTS(MCTSPlayer):
             return self.mode
         return "mo" if lookup(state.game_id).spec.hidden_moves else "so"
 
+    @property
+    def bytes_per_node(self) -> int:
+        """Bytes one tree node takes: 32, and 8 more beside it with ``select=rm|exp3`` (the
+        node pool grows by doubling: up to twice that is reserved per node in use)."""
+        return NODE_BYTES + (AUX_BYTES if self.select in ("rm", "exp3") else 0)
+
+    def resolved_select(self, state: State) -> str:
+        """``ucb``, ``rm`` or ``exp3``: the selection at ``state``'s game's hidden-move nodes
+        (``select``, else the game's default; ``ucb`` in a game without hidden moves, where
+        there are no such nodes)."""
+        if not lookup(state.game_id).spec.hidden_moves:
+            return "ucb"
+        return self.select if self.select is not None else game_default("select",
+                                                                        state.game_id)
+
+    def _decider(self, view, seed):
+        """With ``final=draw`` at a root whose moves another seat does not see: the move
+        drawn from the root's average strategy (:func:`~catsearch.search.results.
+        decide_drawn`; less the ``gamma`` exploration with ``select=rm|exp3``); elsewhere
+        the ``final`` rule (``draw``: ``visits``)."""
+        if self.final == "draw" and _hidden_choice(view):
+            gamma = self.gamma if self.resolved_select(view) != "ucb" else 0.0
+            return decide_drawn(gamma, seed ^ 0xD2A3)
+        return self._decide
+
     def _new_core(self, view, seat, seed, worker, nworkers):
-        return ISMCTSCore(self._inferring(view), seat, mo=self.resolved_mode(view) == "mo",
+        core = ISMCTSCore(self._inferring(view), seat, mo=self.resolved_mode(view) == "mo",
                           seed=seed, **self._core_kwargs(view.game_id))
+        core.set_select(self.resolved_select(view), self.gamma)
+        return core
 
     def _rebase(self, core, view, seed):
         core.rebase(self._inferring(view), seed)
@@ -397,6 +431,15 @@ class ISMCTS(MCTSPlayer):
 
     def _trees(self, core):
         return [core.children(core.searching_seat if core.mode == "mo" else 0)]
+
+
+def _hidden_choice(view: State) -> bool:
+    """Whether a legal move of the seat to move is seen by another seat as other than it was
+    (the root is a hidden, simultaneous choice)."""
+    seat = view.current_player
+    n = view.num_distinct_moves
+    return any(view.observe_move(m, q) != m for m in view.legal_moves() if m < n
+               for q in range(view.players) if q != seat)
 
 
 class DeterminizedMCTS(MCTSPlayer):

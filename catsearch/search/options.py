@@ -25,7 +25,8 @@ from catsearch.search.expectimax_core import MAX_DEPTH as EXPECTIMAX_MAX_DEPTH
 from catsearch.search.limits import (C_INT_MAX, DEPTH, ITERATIONS, MAX_COUNT, NODES, SECONDS,
                                      Positive)
 from catsearch.search.particles import DEFAULT_COUNT as PARTICLES, DEFAULT_TEMPERATURE
-from catsearch.search.tree import EXPLORATION, MAX_NODES, MAX_NODES_LIMIT, PRIOR
+from catsearch.search.tree import (EXPLORATION, GAMMA, MAX_NODES, MAX_NODES_LIMIT, PRIOR,
+                                   SELECT_RULES)
 
 __all__ = [
     "MAX_WORKERS", "DEFAULT_ITERATIONS", "ITERATIONS", "NODES", "SECONDS", "DEPTH", "SEED", "FORCED",
@@ -75,7 +76,7 @@ FORCED = Option("forced", ("instant", "search"), "instant",
 #: evaluation scores it; Cat Cards sets ISMCTS's exploration and prior as tuned (SPSA)
 #: what those options are in a game that sets none
 NO_GAME_DEFAULT: dict[str, Any] = {"cutoff": 0, "playout_mix": 1.0, "exploration": EXPLORATION,
-                                   "prior": PRIOR, "particles": PARTICLES}
+                                   "prior": PRIOR, "particles": PARTICLES, "select": "ucb"}
 
 
 def game_default(option: str, game_id: str | None) -> Any:
@@ -113,8 +114,17 @@ MCTS_OPTIONS: tuple[Option, ...] = (
 #: them (tuned there: GameSpec.search_defaults); PIMC keeps the general ones
 ISMCTS_OPTIONS = tuple(
     dataclasses.replace(o, default=None, none_ok=True, doc=o.doc + " (default: the game's)")
-    if o.name in ("exploration", "prior") else o for o in MCTS_OPTIONS) + (
+    if o.name in ("exploration", "prior") else
+    dataclasses.replace(o, kind=("visits", "mean", "draw"),
+                        doc=o.doc + " (draw: from the root's average strategy where its move "
+                                    "is hidden from the others)")
+    if o.name == "final" else o for o in MCTS_OPTIONS) + (
     Option("mode", ("auto", "so", "mo"), "auto", doc="one tree (so) or one per seat (mo)"),
+    Option("select", SELECT_RULES, None, none_ok=True,
+           doc="the selection where the mover's move is hidden from the others (simultaneous "
+               "choices): ucb, rm (regret matching) or exp3 (default: the game's; ucb)"),
+    Option("gamma", float, GAMMA, 0.001, 1.0,
+           doc="with select=rm|exp3: the share of uniform exploration in the drawn strategy"),
 )
 PIMC_OPTIONS = MCTS_OPTIONS + (
     Option("determinizations", int, 16, 1, 1 << 20, doc="determinizations (one tree each)"),

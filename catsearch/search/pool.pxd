@@ -8,7 +8,7 @@ backup), and its availability count (the iterations in which its move was legal 
 parent). The search that walks them is ``tree.pyx``.
 """
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 
 cdef extern from *:
     """
@@ -70,19 +70,34 @@ ctypedef struct NodePool:
     Node* nodes
     int size          # nodes in use
     int cap           # nodes allocated
+    # NULL, or one double per node beside the nodes (same index, same capacity): the
+    # statistic of select=rm|exp3 (TreeCore.select_hidden), kept out of Node so that a UCB
+    # search's node stays 32 bytes
+    double* aux
 
 
 cdef inline int pool_init(NodePool* a, int cap) noexcept nogil:
     a.nodes = <Node*>malloc(sizeof(Node) * cap)
     a.size = 0
     a.cap = cap if a.nodes != NULL else 0
+    a.aux = NULL
     if cap >= HUGE_FROM and a.nodes != NULL:
         huge_pages(a.nodes, sizeof(Node) * cap)
     return a.nodes != NULL
 
 
+cdef inline int pool_use_aux(NodePool* a) noexcept nogil:
+    """Give the pool its side array (``aux``, zeroed) if it has none; 0 when memory runs
+    out."""
+    if a.aux == NULL:
+        a.aux = <double*>calloc(a.cap if a.cap > 0 else 1, sizeof(double))
+    return a.aux != NULL
+
+
 cdef inline void pool_free(NodePool* a) noexcept nogil:
     free(a.nodes)
+    free(a.aux)
+    a.aux = NULL
     a.nodes = NULL
     a.size = 0
     a.cap = 0
@@ -91,10 +106,16 @@ cdef inline void pool_free(NodePool* a) noexcept nogil:
 cdef inline int pool_add(NodePool* a, int move, int player) noexcept nogil:
     """A new unlinked node; NO_NODE when memory runs out."""
     cdef Node* grown
+    cdef double* more
     cdef int cap
     cdef Node* n
     if a.size == a.cap:
         cap = a.cap * 2 if a.cap > 0 else POOL_REGROW
+        if a.aux != NULL:
+            more = <double*>realloc(a.aux, sizeof(double) * cap)
+            if more == NULL:
+                return NO_NODE
+            a.aux = more
         grown = <Node*>realloc(a.nodes, sizeof(Node) * cap)
         if grown == NULL:
             return NO_NODE
@@ -111,6 +132,8 @@ cdef inline int pool_add(NodePool* a, int move, int player) noexcept nogil:
     n.player = <signed char>player
     n.wide = 0
     n.reward = 0.0
+    if a.aux != NULL:
+        a.aux[a.size] = 0.0
     a.size += 1
     return a.size - 1
 

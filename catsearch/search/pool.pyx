@@ -25,13 +25,16 @@ cdef int next_relayout(int size) noexcept nogil:
 
 cdef int copy_tree(NodePool* src, int root, NodePool* dst) noexcept nogil:
     """Copy the subtree of ``src`` under ``root`` into ``dst`` (breadth first, children in
-    their order); return the new root, or NO_NODE when memory runs out."""
+    their order; the side array ``aux`` too where both pools have one); return the new root,
+    or NO_NODE when memory runs out."""
     cdef int* queue
     cdef int head = 0, tail = 0, s, d, ch, nd, last
     cdef int new_root = pool_add(dst, src.nodes[root].move, src.nodes[root].player)
     if new_root == NO_NODE:
         return NO_NODE
     dst.nodes[new_root] = src.nodes[root]
+    if src.aux != NULL and dst.aux != NULL:
+        dst.aux[new_root] = src.aux[root]
     dst.nodes[new_root].child = NO_NODE
     dst.nodes[new_root].sibling = NO_NODE
     queue = <int*>malloc(sizeof(int) * 2 * (src.size + 1))
@@ -52,6 +55,8 @@ cdef int copy_tree(NodePool* src, int root, NodePool* dst) noexcept nogil:
                 free(queue)
                 return new_root
             dst.nodes[nd] = src.nodes[ch]
+            if src.aux != NULL and dst.aux != NULL:
+                dst.aux[nd] = src.aux[ch]
             dst.nodes[nd].child = NO_NODE
             dst.nodes[nd].sibling = NO_NODE
             if last == NO_NODE:
@@ -79,6 +84,10 @@ cdef int relayout(NodePool* a, ChildIndex* ix, int* roots, int ntrees) noexcept 
     if moved == NULL:
         return 0
     if not pool_init(&fresh, a.cap):
+        free(moved)
+        return 0
+    if a.aux != NULL and not pool_use_aux(&fresh):
+        pool_free(&fresh)
         free(moved)
         return 0
     for q in range(ntrees):

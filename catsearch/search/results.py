@@ -9,12 +9,13 @@ the ``final`` rule of :func:`pick`.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable
 
 from catsearch.search.players import MoveStats, SearchResult
 
 __all__ = ["pick", "split", "snapshot", "merge", "decide_summed", "decide_voted",
-           "sample_by_visits"]
+           "sample_by_visits", "average_strategy", "decide_drawn"]
 
 #: move -> (visits, reward sum)
 Stats = dict[int, tuple[int, float]]
@@ -94,6 +95,37 @@ def decide_summed(final: str) -> Decide:
     def decide(trees, legal):
         stats = {m: (v, r) for m, (v, r) in _summed(trees, legal).items()}
         return pick(_visited(stats), final), stats
+    return decide
+
+
+def average_strategy(visits: dict[int, int], gamma: float = 0.0) -> dict[int, float]:
+    """The average strategy of a node searched by regret matching or Exp3 (``select=rm|exp3``):
+    its children's visit frequencies (the empirical frequencies, which converge to an
+    equilibrium where the strategies drawn from do: Lisy et al. 2013), less the ``gamma``
+    share of uniform exploration they were drawn with (each child's ``gamma N / K`` of the
+    ``N`` visits over ``K`` children), as Lisy et al. remove the exploration samples. With
+    ``gamma=0``: the plain visit frequencies (also UCB's, for comparison)."""
+    total = sum(visits.values())
+    if total <= 0:
+        return {m: 1.0 / len(visits) for m in visits} if visits else {}
+    floor = gamma * total / len(visits)
+    kept = {m: max(0.0, v - floor) for m, v in visits.items()}
+    mass = sum(kept.values())
+    if mass <= 0:
+        return {m: v / total for m, v in visits.items()}
+    return {m: v / mass for m, v in kept.items()}
+
+
+def decide_drawn(gamma: float, seed: int) -> Decide:
+    """ISMCTS with ``select=rm|exp3`` at a root whose move the other seats do not see: the
+    move drawn from the root's :func:`average_strategy` (summed over workers) with a
+    generator seeded by ``seed`` (the search's: the same search draws the same move)."""
+    def decide(trees, legal):
+        stats = {m: (v, r) for m, (v, r) in _summed(trees, legal).items()}
+        visited = _visited(stats)
+        strategy = average_strategy({m: v for m, (v, _r) in visited.items()}, gamma)
+        moves = sorted(strategy)
+        return random.Random(seed).choices(moves, [strategy[m] for m in moves])[0], stats
     return decide
 
 

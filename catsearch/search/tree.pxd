@@ -16,6 +16,21 @@ cdef enum:
     PATH_START = 64         # path entries per tree at first (doubled as needed)
     STALL_MIN = 1000        # see TreeCore.run_c: the fewest idle iterations that end a search
 
+# select=ucb|rm|exp3 (TreeCore.set_select): the rule at nodes whose mover's move is hidden
+cdef enum SimRule:
+    SIM_UCB = 0
+    SIM_RM = 1
+    SIM_EXP3 = 2
+
+
+ctypedef struct SimStep:
+    # one selection by regret matching or Exp3 in the current iteration (its backup)
+    int chosen          # the child taken
+    int seat            # the seat that chose
+    int start           # its legal children: sim_kids[start:start + count]
+    int count
+    double prob         # the probability the child was drawn with
+
 
 cdef class TreeCore:
     """One worker's search: its node pool, scratch state, generator and buffers (no Python
@@ -47,6 +62,15 @@ cdef class TreeCore:
     cdef int max_depth         # tree depth limit (0: none)
     cdef int max_nodes         # node pool budget: no expansion beyond it
     cdef bint use_avail        # UCB over availability (ISMCTS) or parent visits (UCT)
+    cdef SimRule sim_rule      # the rule at hidden-move nodes (SIM_UCB: select's UCB/PUCT)
+    cdef double gamma          # its share of uniform exploration
+    cdef SimStep* sim          # the iteration's selections by that rule (sim_n of sim_cap)
+    cdef int sim_n
+    cdef int sim_cap
+    cdef int* sim_kids         # their legal children (sim_klen of sim_kcap)
+    cdef int sim_klen
+    cdef int sim_kcap
+    cdef double* sim_w         # scratch: a strategy over one node's legal children
     # state of the search
     cdef int stop_flag
     cdef long long iterations
@@ -69,6 +93,10 @@ cdef class TreeCore:
     cdef int draw_untried(self, long long g, int n, int count, int exclude) noexcept nogil
     cdef int select(self, int node, int n, int player, int depth, int reserve,
                     int hmove, int* out_move, bint* expanded) noexcept nogil
+    cdef bint move_hidden(self, State st, int n, int player) noexcept nogil
+    cdef int select_hidden(self, int node, int n, int player, int depth, int reserve,
+                           int hmove, int* out_move, bint* expanded) noexcept nogil
+    cdef void sim_backup(self, double* r) noexcept nogil
     cdef int untried_move(self, long long g, int n, int untried, int hmove, double bestv,
                           double urgency, double parent, double p_h,
                           double p_other) noexcept nogil

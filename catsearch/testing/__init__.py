@@ -9,7 +9,8 @@ and two toy games (used by catsearch's own suite, and handy for yours).
 - :func:`read_perft` / :func:`check_perft` / :func:`perft_line`: perft files (one format
   for every game);
 - :func:`random_game_states`, :func:`play_out`: random games;
-- the toy games ``toy-rps`` and ``toy-pennies`` (:mod:`catsearch.testing.toys`), registered
+- the toy games ``toy-rps``, ``toy-pennies`` and ``toy-biased-pennies``
+  (:mod:`catsearch.testing.toys`), registered
   as test games by importing this package: ``new_game`` and ``from_text`` know them, the
   public :data:`catsearch.GAMES` does not list them;
 - the example game ``toy-sum`` (:mod:`catsearch.testing.example`): a hand and a deck on the
@@ -30,15 +31,15 @@ from catsearch.testing.inference import check_inference
 from catsearch.testing.tensors import check_tensors
 from catsearch.testing.perft import (PerftCase, PerftFileError, check_perft, perft_line,
                                      read_perft)
-from catsearch.testing.toys import ToyPennies, ToyRPS
+from catsearch.testing.toys import ToyBiasedPennies, ToyPennies, ToyRPS
 from catsearch.testing.example import ToySum
 
 __all__ = ["check_game", "check_observations", "check_inference", "check_tensors", "ConformanceError", "read_perft", "check_perft", "PerftCase",
            "PerftFileError", "perft_line", "random_game_states", "play_out", "ToyRPS",
-           "ToyPennies", "TOY_GAMES", "ToySum", "EXAMPLE_GAME"]
+           "ToyPennies", "ToyBiasedPennies", "TOY_GAMES", "ToySum", "EXAMPLE_GAME"]
 
 #: The toy games' ids (test games: not in :data:`catsearch.GAMES`).
-TOY_GAMES: tuple[str, ...] = (ToyRPS.spec.id, ToyPennies.spec.id)
+TOY_GAMES: tuple[str, ...] = (ToyRPS.spec.id, ToyPennies.spec.id, ToyBiasedPennies.spec.id)
 
 #: The example game's id (a test game: not in :data:`catsearch.GAMES`).
 EXAMPLE_GAME: str = ToySum.spec.id

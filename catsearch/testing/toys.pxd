@@ -17,3 +17,7 @@ cdef class ToyRPS(State):
 
 cdef class ToyPennies(ToyRPS):
     pass
+
+
+cdef class ToyBiasedPennies(ToyPennies):
+    pass

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Two toy games with hidden simultaneous choices, for testing searchers (not in ``GAMES``).
+"""Three toy games with hidden simultaneous choices, for testing searchers (not in ``GAMES``).
 
 They are registered as test games when :mod:`catsearch.testing` is imported (``new_game``,
 ``from_text`` and :func:`catsearch.testing.check_game` then know them); ``docs/contract.rst``,
@@ -17,6 +17,13 @@ wins (ties share). For testing MO-ISMCTS.
 (1), then seat 1, each hidden from the other; seat 0 scores a point if the two match, seat 1
 if they differ. The value of the game is 1/2 for each seat; a seat that could see the other's
 choice would always win. For testing expectimax.
+
+``toy-biased-pennies``: ``toy-pennies`` whose two tails score nobody (a draw, 1/2 each): for
+seat 0, heads-heads wins, a mismatch loses, tails-tails draws. Its equilibrium is mixed and
+not uniform: each seat picks heads with probability 1/3, and seat 0's value is 1/3 (a seat
+0 that picks heads with probability ``x`` gets ``min(x, (1 - x) / 2)`` against a best
+response). For testing the selection at simultaneous choices (``select=rm|exp3``), whose
+average strategy's exploitability can be computed exactly.
 
 A seat's view hides the choices of the others made this round (they are public once the
 round resolves); ``determinize_c`` draws them uniformly. In ``toy-pennies`` a view cannot
@@ -69,6 +76,9 @@ ROUNDS = Option("rounds", int, 1, 1, 1000, doc="rounds in a game")
 RPS_SPEC = GameSpec(id="toy-rps", name="Toy rock-paper-scissors", size=sizeof(ToyData), moves=3,
                     notation=NOTATION, default_players=2, options=(ROUNDS,), deck=False,
                     hidden_moves=True)
+BIASED_SPEC = GameSpec(id="toy-biased-pennies", name="Toy biased matching pennies",
+                       size=sizeof(ToyData), moves=2, notation=NOTATION, seats=(2, 2),
+                       default_players=2, options=(ROUNDS,), deck=False, hidden_moves=True)
 PENNIES_SPEC = GameSpec(id="toy-pennies", name="Toy matching pennies", size=sizeof(ToyData),
                         moves=2, notation=NOTATION, seats=(2, 2), default_players=2,
                         options=(ROUNDS,), deck=False, hidden_moves=True)
@@ -450,5 +460,24 @@ cdef class ToyPennies(ToyRPS):
         d.h.hash = toy_hash(d)
 
 
+cdef class ToyBiasedPennies(ToyPennies):
+    """Matching pennies where two tails draw (see the module docstring)."""
+
+    spec = BIASED_SPEC
+
+    cdef void score_round_c(self) noexcept nogil:
+        """Seat 0 scores on two heads, seat 1 on a mismatch, nobody on two tails."""
+        if self.d.choice[0] != self.d.choice[1]:
+            self.d.points[1] += 1
+        elif self.d.choice[0] == 0:
+            self.d.points[0] += 1
+
+    def _round_points(self, list choices) -> list:
+        if choices[0] != choices[1]:
+            return [0, 1]
+        return [1, 0] if choices[0] == 0 else [0, 0]
+
+
 register(ToyRPS, listed=False)
 register(ToyPennies, listed=False)
+register(ToyBiasedPennies, listed=False)
