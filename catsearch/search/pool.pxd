@@ -272,3 +272,5 @@ cdef int relayout(NodePool* a, ChildIndex* ix, int* roots, int ntrees) noexcept 
 cdef int link_child(NodePool* a, ChildIndex* ix, int parent, int move, int player) noexcept nogil
 cdef void make_wide(NodePool* a, ChildIndex* ix, int node) noexcept nogil
 cdef void reindex(NodePool* a, ChildIndex* ix) noexcept nogil
+cdef int subtree_size(NodePool* a, int root) except -1
+cdef bint index_agrees(NodePool* a, ChildIndex* index) noexcept

@@ -138,3 +138,39 @@ cdef void reindex(NodePool* a, ChildIndex* ix) noexcept nogil:
         if a.nodes[k].wide:
             a.nodes[k].wide = 0
             make_wide(a, ix, k)
+
+
+cdef int subtree_size(NodePool* a, int root) except -1:
+    """Nodes under (and including) ``root``."""
+    cdef int* stack = <int*>malloc(sizeof(int) * (a.size + 1))
+    cdef int top = 0, n = 0, s, ch
+    if stack == NULL:
+        raise MemoryError()
+    stack[top] = root
+    top += 1
+    while top > 0:
+        top -= 1
+        s = stack[top]
+        n += 1
+        ch = a.nodes[s].child
+        while ch != NO_NODE:
+            stack[top] = ch
+            top += 1
+            ch = a.nodes[ch].sibling
+    free(stack)
+    return n
+
+
+cdef bint index_agrees(NodePool* a, ChildIndex* index) noexcept:
+    """Whether every child of every wide node of ``a`` is found in ``index``, and nothing
+    else is (a check for the tests)."""
+    cdef int k, ch, count = 0
+    for k in range(a.size):
+        if a.nodes[k].wide:
+            ch = a.nodes[k].child
+            while ch != NO_NODE:
+                if index_get(index, k, a.nodes[ch].move) != ch:
+                    return False
+                count += 1
+                ch = a.nodes[ch].sibling
+    return count == index.size

@@ -93,9 +93,6 @@ cdef class TreeCore:
     cdef int draw_untried(self, long long g, int n, int count, int exclude) noexcept nogil
     cdef int select(self, int node, int n, int player, int depth, int reserve,
                     int hmove, int* out_move, bint* expanded) noexcept nogil
-    cdef bint move_hidden(self, State st, int n, int player) noexcept nogil
-    cdef int select_hidden(self, int node, int n, int player, int depth, int reserve,
-                           int hmove, int* out_move, bint* expanded) noexcept nogil
     cdef void sim_backup(self, double* r) noexcept nogil
     cdef int untried_move(self, long long g, int n, int untried, int hmove, double bestv,
                           double urgency, double parent, double p_h,

@@ -11,9 +11,7 @@ a seeded generator and the buffers of one iteration. Its subclasses walk their t
   availability counts (ISMCTS) or over the parent's visits (UCT, for PIMC's
   perfect-information trees), or PUCT with the game's heuristic move as the prior and
   first-play urgency for untried moves;
-* at nodes where the mover's move is hidden from the other seats (simultaneous choices;
-  ``select=rm|exp3``, :meth:`TreeCore.set_select`): a child drawn by regret matching or
-  Exp3 (:meth:`TreeCore.select_hidden`, backed up by :meth:`TreeCore.sim_backup`);
+* the statistics of ``select=rm|exp3`` (drawn and backed up by ``ISMCTSCore``);
 * expansion under the depth limit and the node budget, playouts (random, heuristic or a mix,
   with an optional cut-off), the max-n backup, and the run loop with its limits;
 * tree reuse: moving a root to a child, and compacting the live trees into a fresh node pool.
@@ -33,7 +31,8 @@ from catsearch._core.state cimport (State, Header, header, MAX_PLAYERS, random_p
 from catsearch.search.pool cimport (Node, IndexEntry, NO_NODE, WIDE, POOL_START, pool_init,
                                      pool_add, pool_use_aux, pool_free, index_free, index_get,
                                      prefetch, prefetch_children, child_of, link_child,
-                                     make_wide, relayout, reindex, copy_tree, next_relayout)
+                                     make_wide, relayout, reindex, copy_tree, next_relayout,
+                                     subtree_size, index_agrees)
 from catsearch.search.clock cimport now_c
 from catsearch.search.scoring cimport (Scoring, UCB_VISITS, UCB_AVAIL, PUCT_VISITS, PUCT_AVAIL,
                                        child_score, puct_untried, rm_strategy,
@@ -285,149 +284,10 @@ cdef class TreeCore:
         prefetch_children(&self.pool, best)
         return best
 
-    def set_select(self, str rule, double gamma=GAMMA):
-        """Select at the nodes where the mover's move is hidden from the other seats by
-        ``rule``: ``ucb`` (as everywhere else: :meth:`select`), ``rm`` (regret matching) or
-        ``exp3``, mixed with ``gamma`` (in (0, 1]) of uniform exploration (see
-        :meth:`select_hidden`). Set it before the first iteration."""
-        cdef int which
-        if rule not in SELECT_RULES:
-            raise ValueError(f"select is one of {', '.join(SELECT_RULES)}, not {rule!r}")
-        if not 0.0 < gamma <= 1.0:
-            raise ValueError(f"gamma (select's exploration) must be in (0, 1], not {gamma}")
-        which = SELECT_RULES.index(rule)
-        self.sim_rule = <SimRule>which
-        self.gamma = gamma
-        if self.sim_rule == SIM_UCB:
-            return
-        if self.sim == NULL:
-            self.sim_cap = PATH_START
-            self.sim_kcap = self.ndm + 1
-            self.sim = <SimStep*>malloc(sizeof(SimStep) * self.sim_cap)
-            self.sim_kids = <int*>malloc(sizeof(int) * self.sim_kcap)
-            self.sim_w = <double*>malloc(sizeof(double) * (self.ndm + 1))
-        if (self.sim == NULL or self.sim_kids == NULL or self.sim_w == NULL
-                or not pool_use_aux(&self.pool)):
-            raise MemoryError("cannot allocate the statistics of select")
-
-    @property
-    def select_rule(self) -> str:
-        """``ucb``, ``rm`` or ``exp3`` (see :meth:`set_select`)."""
-        return SELECT_RULES[<int>self.sim_rule]
-
-    cdef bint move_hidden(self, State st, int n, int player) noexcept nogil:
-        """Whether a legal move of ``player`` (``buf[0:n]``) is seen by another seat as other
-        than it was (``observe_move_c``): the node is a hidden, simultaneous choice."""
-        cdef int i, q, m
-        for i in range(n):
-            m = self.buf[i]
-            for q in range(self.players):
-                if q != player and st.observe_move_c(m, q) != m:
-                    return 1
-        return 0
-
-    cdef int select_hidden(self, int node, int n, int player, int depth, int reserve,
-                           int hmove, int* out_move, bint* expanded) noexcept nogil:
-        """The descent at a node whose mover's move is hidden, by ``sim_rule``: an untried
-        legal move first (the heuristic's move ``hmove`` if untried, else one drawn
-        uniformly); else a legal child drawn from the strategy of ``scoring.pxd`` (regret
-        matching or Exp3) over the children's statistic in ``pool.aux``, its exploration
-        weighted towards ``hmove`` by ``prior`` (``hmove`` < 0: uniform), recorded for
-        :meth:`sim_backup`. Availability counts as in :meth:`select`; the children's visits
-        are the average strategy."""
-        cdef Node* nodes = self.pool.nodes
-        cdef long long g
-        cdef int m, ch, i = 0, k = 0, untried = 0, start, hidx = -1
-        cdef bint wide = nodes[node].wide
-        cdef double u
-        cdef SimStep* grown
-        cdef int* more
-        g = self.mark_legal(n, &untried)
-        if self.sim_klen + n > self.sim_kcap:
-            more = <int*>realloc(self.sim_kids, sizeof(int) * 2 * (self.sim_klen + n))
-            if more == NULL:
-                return self.select(node, n, player, depth, reserve, hmove, out_move,
-                                   expanded)
-            self.sim_kids = more
-            self.sim_kcap = 2 * (self.sim_klen + n)
-        start = self.sim_klen
-        ch = NO_NODE if wide else nodes[node].child
-        while True:
-            if wide:
-                ch = NO_NODE
-                while i < n and ch == NO_NODE:
-                    m = self.buf[i]
-                    i += 1
-                    if self.stamp[m] == g:
-                        ch = index_get(&self.index, node, m)
-            if ch == NO_NODE:
-                break
-            m = nodes[ch].move
-            if 0 <= m < self.ndm and self.stamp[m] == g:
-                self.stamp[m] = g + 1
-                untried -= 1
-                nodes[ch].avail += 1
-                if m == hmove:
-                    hidx = k
-                self.sim_kids[start + k] = ch
-                self.sim_w[k] = self.pool.aux[ch]
-                k += 1
-            if not wide:
-                ch = nodes[ch].sibling
-        if untried > 0:
-            m = hmove if hmove >= 0 and self.stamp[hmove] == g else self.draw_untried(
-                g, n, untried, -1)
-            out_move[0] = m
-            return self.expand(node, m, player, depth, reserve, expanded)
-        if self.sim_rule == SIM_RM:
-            rm_strategy(self.sim_w, k, self.gamma, hidx, self.prior)
-        else:
-            exp3_strategy(self.sim_w, k, self.gamma, hidx, self.prior)
-        u = rng_double(&self.rng)
-        i = 0
-        while i < k - 1 and u >= self.sim_w[i]:
-            u -= self.sim_w[i]
-            i += 1
-        ch = self.sim_kids[start + i]
-        if self.sim_n == self.sim_cap:
-            grown = <SimStep*>realloc(self.sim, sizeof(SimStep) * 2 * self.sim_cap)
-            if grown == NULL:
-                expanded[0] = 0
-                out_move[0] = nodes[ch].move
-                return ch           # taken, but not backed up by the rule (out of memory)
-            self.sim = grown
-            self.sim_cap *= 2
-        self.sim[self.sim_n].chosen = ch
-        self.sim[self.sim_n].seat = player
-        self.sim[self.sim_n].start = start
-        self.sim[self.sim_n].count = k
-        self.sim[self.sim_n].prob = self.sim_w[i]
-        self.sim_n += 1
-        self.sim_klen = start + k
-        expanded[0] = 0
-        out_move[0] = nodes[ch].move
-        prefetch_children(&self.pool, ch)
-        return ch
-
     cdef void sim_backup(self, double* r) noexcept nogil:
-        """Back the rewards ``r`` up into the statistic of the iteration's draws by
-        :meth:`select_hidden`, as sampled (outcome-sampling) regret matching and Exp3 do:
-        the drawn child's reward ``x`` for its seat, weighed by the inverse of its
-        probability, is added to its statistic; regret matching also takes ``x`` (the
-        estimated value of the strategy) from every legal child's."""
-        cdef double* aux = self.pool.aux
-        cdef SimStep* st
-        cdef double x
-        cdef int j, i
-        for j in range(self.sim_n):
-            st = &self.sim[j]
-            x = r[st.seat]
-            if self.sim_rule == SIM_RM:
-                for i in range(st.start, st.start + st.count):
-                    aux[self.sim_kids[i]] -= x
-            aux[st.chosen] += x / st.prob
-        self.sim_n = 0
-        self.sim_klen = 0
+        """select=rm|exp3's backup (:class:`~catsearch.search.ismcts.ISMCTSCore`): nothing
+        here, where no move is drawn by those rules."""
+        pass
 
     cdef int untried_move(self, long long g, int n, int untried, int hmove, double bestv,
                           double urgency, double parent, double p_h,
@@ -615,16 +475,7 @@ cdef class TreeCore:
     def _index_agrees(self) -> bool:
         """Whether every child of every wide node is found in the index, and nothing else
         is (a check for the tests)."""
-        cdef int k, ch, count = 0
-        for k in range(self.pool.size):
-            if self.pool.nodes[k].wide:
-                ch = self.pool.nodes[k].child
-                while ch != NO_NODE:
-                    if index_get(&self.index, k, self.pool.nodes[ch].move) != ch:
-                        return False
-                    count += 1
-                    ch = self.pool.nodes[ch].sibling
-        return count == self.index.size
+        return index_agrees(&self.pool, &self.index)
 
     @property
     def nodes(self) -> int:
@@ -666,24 +517,7 @@ cdef class TreeCore:
 
     def tree_size(self, int tree=0) -> int:
         """Nodes under (and including) a tree's root."""
-        cdef int* stack
-        cdef int top = 0, n = 0, s, ch
-        stack = <int*>malloc(sizeof(int) * (self.pool.size + 1))
-        if stack == NULL:
-            raise MemoryError()
-        stack[top] = self.roots[tree]
-        top += 1
-        while top > 0:
-            top -= 1
-            s = stack[top]
-            n += 1
-            ch = self.pool.nodes[s].child
-            while ch != NO_NODE:
-                stack[top] = ch
-                top += 1
-                ch = self.pool.nodes[ch].sibling
-        free(stack)
-        return n
+        return subtree_size(&self.pool, self.roots[tree])
 
     # -- tree reuse ----------------------------------------------------------------------
     def follow(self, int tree, key):
