@@ -14,7 +14,9 @@ Inference in Trick-Taking Card Games"). It is a particle filter fed one observat
   and each other legal move ``1 / (e^(1/T) + n - 1)``. ``T`` large: every legal move alike
   (rule inference); small: the opponents are expected to play like the heuristic;
 * **update**: each particle plays the move on its own world (a move hidden from the seat: one
-  of the moves it could have been, drawn by the model, with the likelihood summed over them),
+  of the moves the seat would have seen so, drawn by the model, its weight their probability
+  mass; the particle dies if that move does not show the seat what it saw, so the weight is
+  an unbiased estimate of the likelihood at the cost of one move played),
   the particle's weight is multiplied by the move's likelihood, and a particle whose world no
   longer shows the seat what the seat really saw (the world's hidden cards drew differently,
   say) dies;
@@ -50,7 +52,7 @@ cdef enum:
     OWN_TRIES = 4
 
 #: particles a belief keeps unless told otherwise
-DEFAULT_COUNT = 512
+DEFAULT_COUNT = 256
 #: the softmax temperature of the opponent model unless told otherwise
 DEFAULT_TEMPERATURE = 1.0
 
@@ -194,12 +196,11 @@ cdef class Belief:
             elif code < ndm:
                 like = self.model_c(w, n, code)
                 move = code if like > 0.0 else -1
-            else:                      # hidden: one of the moves that shows the seat
-                self.model_c(w, n, -1)  # what it saw (its likelihood: theirs summed)
-                like = 0.0
-                for j in range(n):
-                    if (w.observe_move_c(self.buf[j], self.seat) != code
-                            or not self._shows(w, self.buf[j], key)):
+            else:                      # hidden: one move drawn by the model among those
+                self.model_c(w, n, -1)  # the seat would see so; its probability mass is the
+                like = 0.0              # weight (with the check below: an unbiased estimate
+                for j in range(n):      # of the likelihood, one move played per particle)
+                    if w.observe_move_c(self.buf[j], self.seat) != code:
                         self.probs[j] = 0.0
                     like += self.probs[j]
                 if like > 0.0:
