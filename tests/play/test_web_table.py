@@ -38,7 +38,7 @@ GAME_SECONDS = 240
 def click_on_table(page, move: str) -> None:
     """Play ``move`` by clicking table elements only: the keys table.js names, one by one;
     the last click is on an element carrying the move in ``data-move``."""
-    for _ in range(8):
+    for clicks in range(8):
         key = page.evaluate("m => window.CatTable.nextKey(m)", move)
         assert key is not None, f"{move}: not on the table"
         sel = f'#board [data-key="{key}"]:not(.off):not(.selected)'
@@ -48,7 +48,7 @@ def click_on_table(page, move: str) -> None:
         el.click()
         if final is not None:
             assert final == move, f"clicked {key} for {move}, it plays {final}"
-            return
+            return clicks + 1
     raise AssertionError(f"{move}: not played in 8 clicks")
 
 
@@ -59,6 +59,7 @@ def play_by_table(app, base, page, game, players, seat, seed):
     web = app.state.games.get(gid)
     t0 = time.monotonic()
     moves = 0
+    clicks = {}
     while True:
         assert time.monotonic() - t0 < GAME_SECONDS, f"{game}: not over in {GAME_SECONDS} s"
         page.wait_for_selector(".move-list [data-move], [data-result]", state="attached")
@@ -71,12 +72,12 @@ def play_by_table(app, base, page, game, players, seat, seed):
                                              "els => els.map(e => e.dataset.move)")
         assert set(on_table) <= set(legal)            # a table element plays a legal move only
         move = view.move_to_str(view.heuristic_move(seed=rng.randrange(2**32)))
-        click_on_table(page, move)
+        clicks[move] = click_on_table(page, move)
         moves += 1
     result = json.loads(page.get_attribute("[data-result]", "data-result"))
     assert result == web.table.scores()
     assert page.errors == [], page.errors
-    return web, moves
+    return web, moves, clicks
 
 
 def games():
@@ -87,8 +88,12 @@ def games():
 @pytest.mark.parametrize("game", list(games()))
 def test_whole_game_by_clicking_the_table(server, page, game):  # noqa: F811
     app, base = server
-    web, moves = play_by_table(app, base, page, game, PLAYERS[game], seat=1, seed=7)
+    web, moves, clicks = play_by_table(app, base, page, game, PLAYERS[game], seat=1, seed=7)
     assert moves > 0
+    if game == "cat-cards":         # a set: five cards chosen from the hand, then "Form"
+        assert any(len(m) == 5 and n == 6 for m, n in clicks.items()), clicks
+    if game in ("the-cat", "cat-earth"):   # a move of two clicks or more (a card, its target)
+        assert max(clicks.values()) >= 2, clicks
     # the log tells every move in words, the notation as its tooltip
     words = page.eval_on_selector_all("#log .words", "els => els.map(e => [e.textContent, e.title])")
     assert len(words) == len(web.table.history)

@@ -41,6 +41,7 @@
   async function play(move) {
     if (busy || auto) return;
     busy = true;
+    window.CatTable.disarm();
     $("moves").replaceChildren(h("p", { class: "hint" }, `Playing ${move}…`));
     try {
       const resp = await fetch(`${api}/move`, {

@@ -229,7 +229,8 @@
     if (sel.ply !== p.ply) sel = { ply: p.ply, prefix: [], cards: [] };
     const paths = [];
     const sets = [];
-    for (const move of p.legal || []) {
+    const waiting = Boolean(document.getElementById("app")?.dataset.auto);  // The Cat's auto-wait
+    for (const move of waiting ? [] : p.legal || []) {
       if (p.game === "cat-cards" && CC_SET.test(move)) { sets.push(move); continue; }
       const keys = path(p.game, move, p.seat);
       if (keys) paths.push({ move, path: keys });
@@ -266,5 +267,18 @@
       input, h("button", { type: "submit" }, "Play"));
   }
 
-  window.CatTable = { wire, path, nextKey, typeBox };
+  // A move is on its way: nothing on the table plays until the next payload is drawn.
+  function disarm() {
+    if (!ctx) return;
+    for (const el of ctx.board.querySelectorAll("[data-move]")) {
+      delete el.dataset.move;
+      el.classList.remove("playable", "selectable");
+      el.classList.add("off");
+    }
+    ctx.paths = [];
+    ctx.sets = [];
+    ctx.board.querySelector(".table-actions")?.remove();
+  }
+
+  window.CatTable = { wire, path, nextKey, typeBox, disarm };
 })();
