@@ -118,6 +118,14 @@ def _cat_cards(b: dict, a: dict, text: str, mover: int, you: int | None) -> list
     return out
 
 
+def _moods(words: str) -> str:
+    """The Cat's cards as the table shows them, moods in decimal: ``(now a)`` -> ``(now 10)``,
+    a pile's ``(333a)`` -> ``(3, 3, 3, 10)``."""
+    words = re.sub(r"\(now ([0-9a-f])\)", lambda m: f"(now {int(m[1], 16)})", words)
+    return re.sub(r"\(([0-9a-f]{4})\)",
+                  lambda m: "(" + ", ".join(str(int(c, 16)) for c in m[1]) + ")", words)
+
+
 def _houses(board: str, players: int) -> dict[int, list[str]]:
     rows = board.split("/")
     out: dict[int, list[str]] = {s: [] for s in range(players)}
@@ -196,7 +204,7 @@ def _tell(before: State, after: State, text: str, mover: int, you: int | None) -
                  else f"chose to {choice}")
         tick_words = spec.gloss(text, you) or ""
         if "; the tick: " in tick_words:
-            words += "; the tick resolves: " + tick_words.split("; the tick: ", 1)[1]
+            words += "; the tick resolves: " + _moods(tick_words.split("; the tick: ", 1)[1])
     sentence = f"{_name(mover, you, capital=True)} {words or 'played ' + text}"
     b, a = _fields(before), _fields(after)
     try:
