@@ -3,7 +3,8 @@
 Starts the app on 127.0.0.1 (a free port), opens a game of each game in headless Chromium
 (Debian's ``chromium``; Playwright for Python drives it), plays some of the person's moves
 by clicking them (the seat's rule-based move) and saves a screenshot of each, plus the start
-page and the end of a game::
+page, the end of a game, a move being chosen on the table (a card picked, its targets lit)
+and the page at a phone's 390 px and a desktop's 1,920 px::
 
     python docs/make_screenshots.py [--out docs/_static/play] [--chromium /usr/bin/chromium]
 
@@ -93,6 +94,24 @@ def main(argv=None) -> int:
                 play_moves(app, page, base, game, players, seat, seed, moves)
                 page.screenshot(path=str(out / f"{game}.png"))
                 print(out / f"{game}.png")
+            # a move chosen on the table: Cat Earth's House Swap picked, the houses it may take
+            web = app.state.games.create(catsearch.new_game("cat-earth", players=2, seed=1,
+                                                            setup="random"), 0, "easy")
+            page.goto(f"{base}/game/{web.id}")
+            page.wait_for_selector(".move-list [data-move]", state="attached")
+            page.click('#board [data-key="card:S"]')
+            page.click('#board [data-key="sq:d1"]')
+            page.locator("#board").screenshot(path=str(out / "choosing.png"))
+            print(out / "choosing.png")
+            # layouts: a phone (390 px, the whole page) and a desktop (1,920 px)
+            for name, size, game, players in (("phone", (390, 844), "herding-cats", 4),
+                                              ("desktop", (1920, 1080), "cat-earth", 4)):
+                shot = browser.new_page(viewport={"width": size[0], "height": size[1]})
+                play_moves(app, shot, base, game, players, 0, 5, 6)
+                assert shot.evaluate("document.documentElement.scrollWidth") <= size[0]
+                shot.screenshot(path=str(out / f"{name}.png"), full_page=name == "phone")
+                print(out / f"{name}.png")
+                shot.close()
             # the end of a game: the result, every hand and the replay
             play_moves(app, page, base, "cat-cards", 2, 0, 3, 0, to_end=True)
             page.locator("#result").scroll_into_view_if_needed()

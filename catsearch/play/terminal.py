@@ -35,6 +35,7 @@ from catsearch._core.state import State
 from catsearch.errors import IllegalMoveError, InvalidMoveError
 from catsearch.play.glosses import describe_observation
 from catsearch.play.levels import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS, level_spec
+from catsearch.play.narrate import Narrator
 from catsearch.play.reasons import end_reason, why_not_legal
 from catsearch.play.record import RECORD_FORMAT, RECORD_VERSION, GameRecord
 from catsearch.search.players import Player
@@ -187,6 +188,7 @@ class HumanSession:
         self.out = stdout
         self.record = record
         self._hint_player: Player | None = None
+        self.narrator = Narrator(table.view(seat))   # follows the seat's view, move by move
         try:
             self._echo = not stdin.isatty()
         except (AttributeError, ValueError):
@@ -213,7 +215,7 @@ class HumanSession:
 
     def show_played(self, played: Played) -> None:
         text = played.observations[self.seat]      # what this seat saw, nothing more
-        gloss = describe_observation(self.game, text, self.seat)
+        gloss = self.narrator.tell(played.seat, text)   # in plain words (play/narrate.py)
         line = f"  {self.who(played.seat)}: {text}"
         self.say(line + (f"  ({gloss})" if gloss else ""))
 

@@ -19,6 +19,7 @@ import catsearch
 from catsearch._core.state import State
 from catsearch.play.reasons import end_reason
 from catsearch.play.levels import LEVELS, opponent
+from catsearch.play.narrate import Narrator
 from catsearch.search.table import Played, Table
 
 __all__ = ["GameServer", "WebGame", "seat_payload", "result_payload", "parse_fields",
@@ -132,6 +133,7 @@ class WebGame:
         self.table = Table(state, players)
         self.lock = threading.Lock()
         self.log: list[dict] = []
+        self.narrator = Narrator(self.table.view(seat))     # the log's words (play/narrate.py)
         self.thinking: dict | None = None
         self.running = False
         self.closed = False
@@ -190,8 +192,9 @@ class WebGame:
             self._ensure_ai()
 
     def _record(self, played: Played) -> None:
-        self.log.append({"ply": len(self.log) + 1, "seat": played.seat,
-                         "text": played.observations[self.seat]})
+        seen = played.observations[self.seat]
+        self.log.append({"ply": len(self.log) + 1, "seat": played.seat, "text": seen,
+                         "words": self.narrator.tell(played.seat, seen)})
         self.version += 1
         if self.over_at is None and self.table.is_over():
             self.over_at = time.monotonic()

@@ -72,7 +72,7 @@ def check_payload(p: dict, game, full_text: str | None = None) -> None:
                       "ply", "over", "to_move", "your_turn", "legal", "thinking", "scores", "view",
                       "log", "result", "version", "error"}
     assert set(p["view"]) == {"text", "fields", "cards", "picture"}
-    assert all(set(e) == {"ply", "seat", "text"} for e in p["log"])
+    assert all(set(e) == {"ply", "seat", "text", "words"} for e in p["log"])
     seat = p["seat"]
     # the view shown is exactly the one the seat rebuilds from the observations it was sent
     # (followed incrementally: game.view after game.seen observations)

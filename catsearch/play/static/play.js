@@ -41,6 +41,7 @@
   async function play(move) {
     if (busy || auto) return;
     busy = true;
+    window.CatTable.disarm();
     $("moves").replaceChildren(h("p", { class: "hint" }, `Playing ${move}…`));
     try {
       const resp = await fetch(`${api}/move`, {
@@ -145,14 +146,16 @@
       if (p.over || p.error || p.to_move === p.seat) return [];
       return [h("p", { class: "hint" }, "Waiting for the other seats.")];
     }
-    return [h("h2", {}, "Your moves"), ...autoBox(p),
-      h("div", { class: "move-list" }, p.legal.map((m) =>
-        h("button", { type: "button", class: "move", "data-move": m, onclick: () => play(m) }, m)))];
+    return [h("h2", {}, "Your move: click a card, pile or square on the table"), ...autoBox(p),
+      window.CatTable.typeBox(p, play),
+      h("details", { class: "by-notation", open: true }, h("summary", {}, `All moves by notation (${p.legal.length})`),
+        h("div", { class: "move-list" }, p.legal.map((m) =>
+          h("button", { type: "button", class: "move", "data-move": m, onclick: () => play(m) }, m))))];
   }
 
   function logBox(p) {
     return p.log.map((e) => h("li", { class: e.seat === p.seat ? "mine" : "" },
-      h("span", { class: "who" }, `${seatName(e.seat, p.seat)}: `), h("code", {}, e.text)));
+      h("span", { class: "words", title: e.text }, e.words || e.text)));
   }
 
   function showFrame(p, i) {
@@ -213,6 +216,7 @@
     $("title").textContent = `${p.game_name} — ${p.players} players, you are seat ${p.seat}, opponents: ${p.level}`;
     $("status").replaceChildren(statusLine(p));
     $("board").replaceChildren(renderGame(p.render, p.view.fields, { seat: p.seat, toMove: p.over ? -1 : p.to_move, scores: p.scores }));
+    window.CatTable.wire($("board"), p, play);
     $("moves").replaceChildren(...movesBox(p));
     $("log").replaceChildren(...logBox(p));
     $("log").scrollTop = $("log").scrollHeight;

@@ -40,6 +40,12 @@ function cardEl(text, cls, title, style) {
   return h("span", { class: `card ${cls || ""}`, title: title || null, style: style || null }, text);
 }
 
+// `el` with the table key `key` (what a click on it is about: table.js makes it play)
+function keyed(el, key) {
+  el.dataset.key = key;
+  return el;
+}
+
 function backEl() {
   return cardEl("?", "back", "a card you cannot see");
 }
@@ -84,11 +90,11 @@ function renderHerdingCats(f, opts) {
     h("div", { class: "table-row" },
       pileCount("deck", f.deck === "-" ? 0 : f.deck.length),
       h("div", { class: "area" }, h("h3", {}, "Herds on the table"),
-        herds.length ? herds.map((hd, i) => h("div", { class: "herd" }, h("small", {}, `[${i}]`), chars(hd).map(hcCard)))
+        herds.length ? herds.map((hd, i) => h("div", { class: "herd", "data-key": `herd:${i}` }, h("small", {}, `[${i}]`), chars(hd).map(hcCard)))
           : h("em", {}, "none")),
-      h("div", { class: "area" }, h("h3", {}, "Discard pile"), chars(f.discard).map(hcCard))),
+      h("div", { class: "area discard-area", "data-key": "discard" }, h("h3", {}, "Discard pile"), chars(f.discard).map(hcCard))),
     hands.map((hand, seat) => seatRow(seat, opts,
-      h("div", { class: "hand" }, chars(hand).map(hcCard)),
+      h("div", { class: "hand" }, chars(hand).map((c) => (seat === opts.seat && c !== "?" ? keyed(hcCard(c), `card:${c}`) : hcCard(c)))),
       h("div", { class: "score" }, `herds won: ${won[seat]}`))));
 }
 
@@ -108,13 +114,14 @@ function renderTheCat(f, opts) {
   return h("div", { class: "game tc" },
     h("div", { class: "table-row" },
       h("div", { class: "area" }, h("h3", {}, "Centre"), h("div", { class: "centre" },
-        chars(f.centre).map((c, j) => h("span", { class: "slot" }, tcCard(c, true), h("small", {}, `slot ${j}`))))),
+        chars(f.centre).map((c, j) => h("span", { class: "slot" }, keyed(tcCard(c, true), `centre:${j}`), h("small", {}, `slot ${j}`))))),
       h("div", { class: "area info" }, `Round ${f.round}, tick ${f.tick}; first to ${f.target} points`)),
     piles.map((ps, seat) => seatRow(seat, opts,
       h("div", { class: "piles" }, ps.split(",").map((pile, k) =>
-        h("div", { class: `pile${String(k) === held[seat] ? " held" : ""}` },
+        h("div", { class: `pile${String(k) === held[seat] ? " held" : ""}`, "data-key": `pile:${seat}:${k}` },
           h("small", {}, String(k) === held[seat] ? `pile ${k} (in hand)` : `pile ${k}`),
-          h("div", {}, chars(pile).map((c) => tcCard(c, false)))))),
+          h("div", {}, chars(pile).map((c, i) => (seat === opts.seat && String(k) === held[seat]
+            ? keyed(tcCard(c, false), `held:${i}`) : tcCard(c, false))))))),
       h("div", { class: "score" }, `score ${scores[seat]}`,
         chosen[seat] && chosen[seat] !== "-" ? ` · chose ${chosen[seat] === "?" ? "(hidden)" : chosen[seat]}` : ""))));
 }
@@ -144,14 +151,15 @@ function renderCatCards(f, opts) {
     h("div", { class: "table-row" },
       pileCount("deck", f.deck === "-" ? 0 : f.deck.length),
       h("div", { class: "area" }, h("h3", {}, "Revealed"), f.revealed && f.revealed !== "-" ? ccCard(f.revealed) : h("em", {}, "none")),
-      piles.map((p, i) => h("div", { class: "area" }, h("h3", {}, `Pile ${i}`), chars(p).map(ccCard)))),
+      piles.map((p, i) => h("div", { class: "area cc-pile", "data-key": `ccpile:${i}` }, h("h3", {}, `Pile ${i}`), chars(p).map(ccCard)))),
     h("p", { class: "info" }, `Cat values (one/two/three-colour, Sphynx, Siamese): ${f.values || ""}; toys in hand: -2 each`),
     hands.map((hand, seat) => {
       const [pub, priv] = hand.split(":");
+      const mine = (c) => (seat === opts.seat && c !== "?" ? keyed(ccCard(c), `hand:${c}`) : ccCard(c));
       return seatRow(seat, opts,
-        h("div", { class: "hand" }, chars(pub).map(ccCard),
-          chars(priv).length ? h("span", { class: "private-label" }, "private:") : null, chars(priv).map(ccCard)),
-        h("div", { class: "sets" }, "sets: ",
+        h("div", { class: "hand", "data-key": `handarea:${seat}` }, chars(pub).map(mine),
+          chars(priv).length ? h("span", { class: "private-label" }, "private:") : null, chars(priv).map(mine)),
+        h("div", { class: "sets", "data-key": `sets:${seat}` }, "sets: ",
           sets[seat] === "-" ? h("em", {}, "none") : sets[seat].split(",").map((st) => h("span", { class: "set" }, chars(st).map(ccCard)))),
         opts.scores ? h("div", { class: "score", "data-points": opts.scores[seat] }, `points: ${opts.scores[seat]}`) : null);
     }));
@@ -182,7 +190,7 @@ function ceBoard(board) {
       const ch = (rows[r] || "")[c] || ".";
       const centre = files[c] === "d" && rank === 4;
       svg.append(s("rect", { x, y, width: cell, height: cell, class: `sq${centre ? " paw" : ""}`,
-        "data-square": `${files[c]}${rank}` }));
+        "data-square": `${files[c]}${rank}`, "data-key": `sq:${files[c]}${rank}` }));
       const cx = x + cell / 2, cy = y + cell / 2;
       if (ch === "T") {
         svg.append(s("g", { class: "tree" }, s("title", {}, `tree on ${files[c]}${rank}`),
@@ -217,9 +225,11 @@ function renderCatEarth(f, opts) {
       h("div", { class: "area" },
         h("p", { class: "info" }, `Phase: ${f.phase}, round ${f.round}; cards played this turn: ${f.played}`),
         pileCount("deck", f.deck === "-" ? 0 : f.deck.length),
-        h("h3", {}, "Discard pile"), h("div", { class: "discard" }, chars(f.discard).map(ceCard)))),
+        h("div", { class: "discard-area", "data-key": "discard" }, h("h3", {}, "Discard pile"),
+          h("div", { class: "discard" }, chars(f.discard).map(ceCard))))),
     hands.map((hand, seat) => seatRow(seat, opts,
-      h("div", { class: "hand" }, chars(hand).length ? chars(hand).map(ceCard) : h("em", {}, "no cards")),
+      h("div", { class: "hand" }, chars(hand).length ? chars(hand).map((c) => (seat === opts.seat && c !== "?"
+        ? keyed(ceCard(c), `card:${c}`) : ceCard(c))) : h("em", {}, "no cards")),
       h("div", { class: "score", style: `color:${SEAT_COLOURS[seat]}` }, `houses on the board: ${houses[seat]}`))));
 }
 
@@ -261,4 +271,4 @@ function renderGame(render, fields, opts) {
   }
 }
 
-window.CatRender = { h, renderGame, seatName, SEAT_COLOURS };
+window.CatRender = { h, renderGame, seatName, SEAT_COLOURS, CE_CARDS };
