@@ -229,8 +229,8 @@ def test_seat_specs():
     specs = terminal.seat_specs(3, 1, ["random"], "hard", 7)
     assert specs[1] is None
     assert specs[0].name == "random" and "seed" in specs[0]
-    assert str(specs[2]).startswith("ismcts:") and specs[2].get("iterations") == 4000
-    assert terminal.seat_specs(3, 1, [], None, 7)[0].name == "ismcts"     # medium by default
+    assert str(specs[2]).startswith("level:") and specs[2].get("n") == 10    # hard: level 10
+    assert terminal.seat_specs(3, 1, [], None, 7)[0].get("n") == 6        # medium by default
     # the same command seats the same players
     assert terminal.seat_specs(3, 1, [], "medium", 7) == terminal.seat_specs(3, 1, [], None, 7)
     # bots only, no level: heuristic, as before levels existed (and unseeded)
@@ -279,7 +279,7 @@ def test_bots_only_mode_still_works(monkeypatch, capsys, tmp_path):
     assert rec["seats"] == ["heuristic", "heuristic"] and rec["finished"]
     rc, out, err = run(["herding-cats", "--players", "2", "--level", "medium", "--quiet"], "",
                        monkeypatch, capsys)
-    assert rc == 0 and "seat 0: ismcts" in out
+    assert rc == 0 and "seat 0: level:n=6" in out        # medium: level 6 of the ladder
 
 
 def test_record_replay_round_trip(tmp_path, monkeypatch, capsys):
