@@ -19,8 +19,8 @@ from libc.stdlib cimport malloc, realloc
 
 from catsearch._core.rng cimport rng_double
 from catsearch._core.state cimport State, Header, header, copy_state
-from catsearch.search.pool cimport (Node, NodePool, NO_NODE, child_of, link_child, index_get,
-                                    pool_use_aux, prefetch_children)
+from catsearch.search.pool cimport (Node, NodePool, NO_NODE, child_of, link_child,
+                                    next_indexed, pool_use_aux, prefetch_children)
 from catsearch.search.scoring cimport rm_strategy, exp3_strategy
 from catsearch.search.tree cimport (SIM_UCB, SIM_RM, SimRule, SimStep, PATH_START)
 
@@ -168,12 +168,7 @@ cdef class ISMCTSCore(TreeCore):
         ch = NO_NODE if wide else nodes[node].child
         while True:
             if wide:
-                ch = NO_NODE
-                while i < n and ch == NO_NODE:
-                    m = self.buf[i]
-                    i += 1
-                    if self.stamp[m] == g:
-                        ch = index_get(&self.index, node, m)
+                ch = next_indexed(&self.index, node, self.buf, n, self.stamp, g, &i)
             if ch == NO_NODE:
                 break
             m = nodes[ch].move

@@ -185,6 +185,19 @@ cdef inline int index_get(ChildIndex* ix, int parent, int move) noexcept nogil:
         i = (i + 1) & <unsigned int>(ix.cap - 1)
 
 
+cdef inline int next_indexed(ChildIndex* ix, int parent, const int* buf, int n,
+                             const long long* stamp, long long g, int* i) noexcept nogil:
+    """The next child of the wide node ``parent`` found in the index for a legal move of
+    ``buf[i[0]:n]`` still stamped ``g`` (``i[0]`` moves past it), or ``NO_NODE``."""
+    cdef int ch = NO_NODE, m
+    while i[0] < n and ch == NO_NODE:
+        m = buf[i[0]]
+        i[0] += 1
+        if stamp[m] == g:
+            ch = index_get(ix, parent, m)
+    return ch
+
+
 cdef inline int index_grow(ChildIndex* ix, int cap) noexcept nogil:
     """Rehash into ``cap`` slots; 0 when memory runs out (the index is then unchanged)."""
     cdef IndexEntry* fresh = <IndexEntry*>malloc(sizeof(IndexEntry) * cap)

@@ -30,6 +30,7 @@ from catsearch._core.state cimport (State, Header, header, MAX_PLAYERS, random_p
                                     set_heuristic_weights, weights_pointer)
 from catsearch.search.pool cimport (Node, IndexEntry, NO_NODE, WIDE, POOL_START, pool_init,
                                      pool_add, pool_use_aux, pool_free, index_free, index_get,
+                                     next_indexed,
                                      prefetch, prefetch_children, child_of, link_child,
                                      make_wide, relayout, reindex, copy_tree, next_relayout,
                                      subtree_size, index_agrees)
@@ -245,12 +246,7 @@ cdef class TreeCore:
         ch = NO_NODE if wide else nodes[node].child
         while True:
             if wide:
-                ch = NO_NODE
-                while i < n and ch == NO_NODE:
-                    m = self.buf[i]
-                    i += 1
-                    if self.stamp[m] == g:
-                        ch = index_get(&self.index, node, m)
+                ch = next_indexed(&self.index, node, self.buf, n, self.stamp, g, &i)
             if ch == NO_NODE:
                 break
             nd = &nodes[ch]
