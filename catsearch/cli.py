@@ -33,10 +33,16 @@ class _Formatter(argparse.HelpFormatter):
 MODES = """\
 modes:
   catsearch-play GAME                 watch AI players play a game, every card shown
-  catsearch-play GAME --human SEAT    play a seat yourself in the terminal
-  catsearch-play --replay FILE        show a recorded game move by move
+  catsearch-play GAME --human SEAT    play a seat yourself in the terminal (hint, view,
+                                      help; long move lists grouped; colour unless NO_COLOR)
+  catsearch-play GAME --human SEAT --record FILE
+                                      ... and write the game as JSON (a record file)
+  catsearch-play --replay FILE        show a recorded game move by move (also: the
+                                      browser's replay viewer, /replay)
   catsearch-play --web                play in a browser (the [web] extra): open the page it
-                                      prints (--host, --port, --max-games, --seed-links)"""
+                                      prints (--host, --port, --max-games, --seed-links);
+                                      --host 0.0.0.0 lets other devices of the network
+                                      open the secret links of a table's other seats"""
 
 
 def make_parser() -> argparse.ArgumentParser:

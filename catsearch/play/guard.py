@@ -81,13 +81,16 @@ async def _json(send: Send, status: int, message: str) -> None:
 class RequestGuard:
     """The ASGI middleware (see the module's text). ``max_body``: the body limit in bytes."""
 
-    def __init__(self, app: Any, max_body: int = MAX_BODY) -> None:
+    def __init__(self, app: Any, max_body: int = MAX_BODY,
+                 large_paths: dict[str, int] | None = None) -> None:
         if not isinstance(max_body, int) or isinstance(max_body, bool):
             raise TypeError(f"max_body must be an int, not {type(max_body).__name__}")
         if max_body < 0:
             raise ValueError(f"max_body must be >= 0, not {max_body}")
         self.app = app
         self.max_body = max_body
+        #: paths that take a larger body (the replay viewer's record file), and their limit
+        self.large_paths = dict(large_paths or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -107,11 +110,11 @@ class RequestGuard:
                 await _json(send, 400, f"Content-Length must be a whole number, not "
                                        f"{length[:40]!r}")
                 return
-            if int(text) > self.max_body:
-                await _json(send, 413, f"request too large: {int(text)} bytes (at most "
-                                       f"{self.max_body})")
-                return
-        limit = self.max_body
+        limit = self.large_paths.get(scope.get("path", ""), self.max_body)
+        if length is not None and int(length.strip()) > limit:
+            await _json(send, 413, f"request too large: {int(length.strip())} bytes (at most "
+                                   f"{limit})")
+            return
         seen = 0
         started = False
 

@@ -32,6 +32,10 @@ class GameRecord:
     :ivar moves: ``{"seat": s, "move": text}`` per move, in order (the full move's notation).
     :ivar result: ``{"scores": [...], "returns": [...]}`` once the game is over, else ``None``
         (the person left before the end).
+    :ivar takebacks: the takebacks of a browser game against the AI, in order: ``{"seat":
+        s, "ply": n, "undone": k, "moves": [text, ...]}`` (the moves from ply ``n`` on were
+        taken back; ``moves`` holds the line undone); ``[]``: none (an optional field:
+        records without it read as none).
     """
 
     game: str
@@ -43,13 +47,14 @@ class GameRecord:
     moves: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, list] | None = None
     level: str | None = None
+    takebacks: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": RECORD_FORMAT, "version": RECORD_VERSION, "game": self.game,
                 "players": self.players, "options": self.options, "seed": self.seed,
                 "deal": self.deal, "seats": self.seats, "level": self.level,
                 "moves": self.moves, "finished": self.result is not None,
-                "result": self.result}
+                "result": self.result, "takebacks": self.takebacks}
 
     def write(self, path: str) -> None:
         with open(path, "w", encoding="utf-8") as f:
@@ -83,7 +88,10 @@ class GameRecord:
                     and isinstance(mv.get("seat"), int)):
                 raise ValueError(f"record move {i} must be {{\"seat\": int, \"move\": str}}, "
                                  f"not {mv!r}")
-        return cls(game=data["game"], players=data["players"], options=data["options"],
+        takebacks = data.get("takebacks", [])
+        if not isinstance(takebacks, list) or not all(isinstance(t, dict) for t in takebacks):
+            raise ValueError("record field 'takebacks' must be a list of objects")
+        return cls(takebacks=list(takebacks), game=data["game"], players=data["players"], options=data["options"],
                    seed=data.get("seed"), deal=data["deal"], seats=list(data["seats"]),
                    moves=list(data["moves"]), result=data.get("result"),
                    level=data.get("level"))

@@ -38,6 +38,7 @@ from catsearch.play.levels import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS, level_spec
 from catsearch.play.narrate import Narrator
 from catsearch.play.reasons import end_reason, why_not_legal
 from catsearch.play.record import RECORD_FORMAT, RECORD_VERSION, GameRecord
+from catsearch.play.termlist import Palette, expand_group, format_list, use_colour
 from catsearch.search.players import Player
 from catsearch.search.spec import PlayerSpec
 from catsearch.search.table import Played, Table
@@ -51,6 +52,7 @@ Commands:
   <move>     play a move written in the game's notation (as listed, e.g. {example})
   [<n>]      play the move listed as [n] (a bare n too, unless a move's notation has
              those digits in it: then you are asked which one you meant)
+  {{<n>}}      list group n of a long, grouped list (also: group <n>)
   hint       what the AI ({level}) would play here, with its value for you
   view       show your view and your moves again
   help       this text
@@ -189,6 +191,8 @@ class HumanSession:
         self.record = record
         self._hint_player: Player | None = None
         self.narrator = Narrator(table.view(seat))   # follows the seat's view, move by move
+        self.pal = Palette(on=use_colour(stdout))   # colour on a terminal, unless NO_COLOR
+        self.groups: list = []
         try:
             self._echo = not stdin.isatty()
         except (AttributeError, ValueError):
@@ -206,17 +210,17 @@ class HumanSession:
         self.say(f"Your view (seat {self.seat}):")
         self.say(str(view))
         self.say("")
-        self.say("Your moves:")
-        items = [f"{f'[{i + 1}]':>5} {view.move_to_str(m)}" for i, m in enumerate(moves)]
-        width = max(len(s) for s in items) + 2
-        per_line = max(1, 78 // width)
-        for k in range(0, len(items), per_line):
-            self.say("".join(s.ljust(width) for s in items[k:k + per_line]).rstrip())
+        self.say(self.pal.head("Your moves:"))
+        lines, self.groups = format_list(self.game, [view.move_to_str(m) for m in moves],
+                                         self.pal)
+        for line in lines:
+            self.say(line)
 
     def show_played(self, played: Played) -> None:
         text = played.observations[self.seat]      # what this seat saw, nothing more
         gloss = self.narrator.tell(played.seat, text)   # in plain words (play/narrate.py)
-        line = f"  {self.who(played.seat)}: {text}"
+        colour = self.pal.mine if played.seat == self.seat else self.pal.other
+        line = f"  {colour(self.who(played.seat) + ':')} {text}"
         self.say(line + (f"  ({gloss})" if gloss else ""))
 
     # the person's turn --------------------------------------------------------------------
@@ -278,6 +282,11 @@ class HumanSession:
                 continue
             if word in ("view", "show", "moves"):
                 self.show_view(moves, view)
+                continue
+            shown = expand_group(line, self.groups, [view.move_to_str(m) for m in moves],
+                                 self.pal)
+            if shown is not None:           # {n}: a group of a long list, in full
+                self.say("\n".join(shown))
                 continue
             move = self._pick(view, line, moves)
             if move is not None:

@@ -61,6 +61,8 @@ import catsearch
 from catsearch._core.options import parse_int
 from catsearch.play.guard import MAX_BODY, RequestGuard
 from catsearch.play.levels import DEFAULT_LEVEL, LEVELS
+from catsearch.play.webextras import (MAX_RECORD_BYTES, game_record, game_settings, hint,
+                                      option_info, replay_frames)
 from catsearch.play.webgames import (MAX_MOVE_TEXT, MAX_SEED, ApiError, GameServer, WebGame,
                                      _game_info, parse_fields, result_payload, seat_payload)
 
@@ -89,20 +91,17 @@ def _int_param(params: Mapping[str, str], name: str, lo: int, hi: int,
 
 def new_game_params(params: Mapping[str, str]) -> tuple[str, int, int, str, int | None]:
     """Check the fields of a new game (``/play``): (game, players, seat, level, seed or
-    None)."""
-    game = params.get("game")
-    if game not in catsearch.GAMES:
-        raise ApiError(400, f"unknown game {str(game)[:40]!r}; games: {', '.join(catsearch.GAMES)}")
-    info = _game_info(game)
-    players = _int_param(params, "players", info["min_players"], info["max_players"],
-                         info["default_players"])
-    seat = _int_param(params, "seat", 0, players - 1, 0)
-    level = params.get("level") or DEFAULT_LEVEL
-    if level not in LEVELS:
-        raise ApiError(400, f"unknown level {level[:40]!r}; levels: {', '.join(LEVELS)}")
-    seed = params.get("seed")
-    seed = None if seed in (None, "") else _int_param(params, "seed", 0, MAX_SEED)
-    return game, players, seat, level, seed
+    None); :func:`~catsearch.play.webextras.game_settings` gives the people's seats and the
+    game's options too."""
+    s = game_settings(params)
+    return s.game, s.players, s.seat, s.level, s.seed
+
+
+def _option_text(value) -> str:
+    """A game option's value as a link writes it (``values=3,2,1,4,1``)."""
+    if isinstance(value, (tuple, list)):
+        return ",".join(map(str, value))
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _no_store(response: Response) -> Response:
@@ -157,7 +156,9 @@ def create_app(*, max_games: int = 16, idle_seconds: float = 1800.0, ai_delay: f
 
     def open_game(params: Mapping[str, str]) -> Response:
         """A new game from checked fields; a redirect to its page (no seed in it)."""
-        game, players, seat, level, seed = new_game_params(params)
+        settings = game_settings(params)
+        game, players, seat, level, seed = (settings.game, settings.players, settings.seat,
+                                            settings.level, settings.seed)
         link = None
         if seed is not None:
             if not seed_links:
@@ -167,10 +168,14 @@ def create_app(*, max_games: int = 16, idle_seconds: float = 1800.0, ai_delay: f
         else:
             seed = secrets.randbelow(MAX_SEED + 1)
         if seed_links:
+            extra = "".join(f"&opt.{k}={_option_text(v)}" for k, v in settings.options.items())
+            if len(settings.humans) > 1:
+                extra += "&humans=" + ",".join(map(str, settings.humans))
             link = (f"/play?game={game}&players={players}&seat={seat}&level={level}"
-                    f"&seed={seed}")
-        state = catsearch.new_game(game, players=players, seed=seed)
-        g = server.create(state, seat, level, seed=seed, link=link)
+                    f"&seed={seed}{extra}")
+        state = catsearch.new_game(game, players=players, seed=seed, **settings.options)
+        g = server.create(state, seat, level, seed=seed, link=link, humans=settings.humans,
+                          options=settings.options)
         return _no_store(RedirectResponse(f"/game/{g.id}", status_code=303))
 
     async def play_link(request: Request) -> Response:
@@ -197,30 +202,83 @@ def create_app(*, max_games: int = 16, idle_seconds: float = 1800.0, ai_delay: f
 
     async def game_page(request: Request) -> Response:
         try:
-            g = server.get(request.path_params["gid"])
+            server.seat(request.path_params["gid"])
         except ApiError as e:
             html = _static("gone.html").replace("__REASON__", escape(e.message.capitalize()))
             return _no_store(HTMLResponse(html, status_code=e.status))
-        html = _static("play.html").replace("__GAME_ID__", json.dumps(g.id))
+        # the page's own secret link (each person's differs)
+        html = _static("play.html").replace("__GAME_ID__",
+                                            json.dumps(request.path_params["gid"]))
         return _no_store(HTMLResponse(html))
 
     async def games(request: Request) -> Response:
         return JSONResponse({
-            "games": [_game_info(g) for g in catsearch.GAMES],
+            "games": [{**_game_info(g), "options": option_info(g)} for g in catsearch.GAMES],
             "levels": [{"name": lv.name, "spec": lv.spec, "description": lv.description}
                        for lv in LEVELS.values()],
             "default_level": DEFAULT_LEVEL, "seed_links": seed_links})
 
     async def game_state(request: Request) -> Response:
         try:
-            g = server.get(request.path_params["gid"])
-            return _no_store(JSONResponse(g.payload()))
+            g, seat = server.seat(request.path_params["gid"])
+            return _no_store(JSONResponse(g.payload(seat)))
+        except ApiError as e:
+            return error(e)
+
+    async def game_takeback(request: Request) -> Response:
+        try:
+            g, seat = server.seat(request.path_params["gid"])
+            g.takeback(seat)
+            return _no_store(JSONResponse(g.payload(seat)))
+        except ApiError as e:
+            return error(e)
+
+    async def game_hint(request: Request) -> Response:
+        try:
+            g, seat = server.seat(request.path_params["gid"])
+            with g.lock:
+                if g.table.is_over() or g.table.current_player != seat or g.running:
+                    raise ApiError(409, "a hint is for your turn")
+                if g.hinting:
+                    raise ApiError(409, "a hint is being worked out")
+                g.hinting = True
+                view = g.table.view(seat)       # the seat's view only: nothing else
+            try:
+                out = await asyncio.to_thread(hint, view)
+            finally:
+                g.hinting = False
+            return _no_store(JSONResponse(out))
+        except ApiError as e:
+            return error(e)
+
+    async def game_download(request: Request) -> Response:
+        try:
+            g, _seat = server.seat(request.path_params["gid"])
+            rec = game_record(g)
+            body = json.dumps(rec.to_json(), indent=1) + "\n"
+            name = f"catsearch-{rec.game}-{g.id[:8]}.json"
+            return _no_store(Response(body, media_type="application/json", headers={
+                "Content-Disposition": f'attachment; filename="{name}"'}))
+        except ApiError as e:
+            return error(e)
+
+    async def replay_page(request: Request) -> Response:
+        return HTMLResponse(_static("replay.html"))
+
+    async def replay_api(request: Request) -> Response:
+        try:
+            body = await request.body()     # at most MAX_RECORD_BYTES (the guard)
+            try:
+                data = json.loads(body or b"null")
+            except (ValueError, UnicodeDecodeError, RecursionError):
+                raise ApiError(400, "not a game record: the file is not JSON") from None
+            return _no_store(JSONResponse(await asyncio.to_thread(replay_frames, data)))
         except ApiError as e:
             return error(e)
 
     async def game_move(request: Request) -> Response:
         try:
-            g = server.get(request.path_params["gid"])
+            g, seat = server.seat(request.path_params["gid"])
             kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
             if kind != "application/json":
                 raise ApiError(415, "a move is sent as application/json: {\"move\": "
@@ -232,12 +290,12 @@ def create_app(*, max_games: int = 16, idle_seconds: float = 1800.0, ai_delay: f
                 raise ApiError(400, "the body must be JSON: {\"move\": \"<notation>\"}") from None
             if not isinstance(data, dict) or set(data) != {"move"}:
                 raise ApiError(400, "the body must be {\"move\": \"<notation>\"}")
-            g.play(data["move"])
+            g.play(data["move"], seat)
             for _ in range(20):     # a quick AI (easy) answers within this request
                 if not g.running:
                     break
                 await asyncio.sleep(0.005)
-            return _no_store(JSONResponse(g.payload()))
+            return _no_store(JSONResponse(g.payload(seat)))
         except ApiError as e:
             return error(e)
 
@@ -267,9 +325,15 @@ def create_app(*, max_games: int = 16, idle_seconds: float = 1800.0, ai_delay: f
         Route("/api/game/{gid}", game_state),
         Route("/api/game/{gid}/move", game_move, methods=["POST"]),
         Route("/api/game/{gid}/close", game_close, methods=["POST"]),
+        Route("/api/game/{gid}/takeback", game_takeback, methods=["POST"]),
+        Route("/api/game/{gid}/hint", game_hint, methods=["POST"]),
+        Route("/api/game/{gid}/record", game_download),
+        Route("/replay", replay_page),
+        Route("/api/replay", replay_api, methods=["POST"]),
         Mount("/static", static, name="static"),
     ]
-    middleware = [Middleware(RequestGuard, max_body=max_body)]
+    middleware = [Middleware(RequestGuard, max_body=max_body,
+                             large_paths={"/api/replay": MAX_RECORD_BYTES})]
     if allowed_hosts:
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
 

@@ -116,8 +116,23 @@ class WebGame:
 
     def __init__(self, gid: str, state: State, seat: int, level: str, *, ai_delay: float = 0.0,
                  abandon_seconds: float = 30.0, opponent_seeds: bool = False,
-                 seed: int | None = None, link: str | None = None) -> None:
+                 seed: int | None = None, link: str | None = None,
+                 humans: tuple[int, ...] | None = None,
+                 options: dict[str, Any] | None = None) -> None:
         n = state.players
+        humans = (seat,) if humans is None else tuple(sorted(set(humans)))
+        if seat not in humans or not all(0 <= s < n for s in humans):
+            raise ValueError(f"human seats {humans} must hold seat {seat} and lie in 0..{n - 1}")
+        self.humans = humans
+        self.options = dict(options or {})
+        # each person's secret link: /game/<token>; the first person's token is the game's id
+        self.tokens = {gid: seat, **{secrets.token_urlsafe(18): s for s in humans if s != seat}}
+        self.left_seats: set[int] = set()
+        self.epoch = 0          # a takeback starts a new epoch: a search of an older one is dropped
+        self.takebacks: list[dict] = []
+        self.hinting = False
+        self.ai_thread: threading.Thread | None = None
+        self.opponent_seeds = opponent_seeds
         self.id = gid
         self.seed = seed        # the deal's seed: in the result only, never before
         self.link = link        # a link dealing it again (seed links only): the result's too
@@ -126,14 +141,12 @@ class WebGame:
         self.level = level
         self.ai_delay = ai_delay
         self.abandon_seconds = abandon_seconds
-        players = [None if s == seat else opponent(level, seed=(s + 1) if opponent_seeds
-                                                    else None)
-                   for s in range(n)]
         self.initial = state.clone()
-        self.table = Table(state, players)
+        self.table = Table(state, self._players())
         self.lock = threading.Lock()
-        self.log: list[dict] = []
-        self.narrator = Narrator(self.table.view(seat))     # the log's words (play/narrate.py)
+        self.logs: dict[int, list[dict]] = {s: [] for s in humans}
+        # each person's log in words (play/narrate.py), from that seat's view only
+        self.narrators = {s: Narrator(self.table.view(s)) for s in humans}
         self.thinking: dict | None = None
         self.running = False
         self.closed = False
@@ -144,31 +157,64 @@ class WebGame:
         spec = catsearch.game_class(state.game_id).spec
         self.meta = {"game": state.game_id, "game_name": spec.name, "render": spec.render,
                      "players": n,
-                     "seat": seat, "level": level,
-                     "opponents": [None if s == seat else LEVELS[level].spec
+                     "seat": seat, "level": level, "humans": list(humans),
+                     "options": self.options,
+                     "opponents": [None if s in humans else LEVELS[level].spec
                                    for s in range(n)]}
 
+    def _players(self) -> list:
+        """A fresh player per AI seat (``None`` for the people's seats)."""
+        return [None if s in self.humans else
+                opponent(self.level, seed=(s + 1) if self.opponent_seeds else None)
+                for s in range(self.initial.players)]
+
+    @property
+    def log(self) -> list[dict]:
+        """The first person's log (their observations of every move)."""
+        return self.logs[self.seat]
+
+    def seat_of(self, token: str) -> int:
+        """The seat whose secret link ``token`` is. :raises ApiError: 404, not this game's."""
+        if token not in self.tokens:
+            raise ApiError(404, "no such game: it expired, or the link is wrong")
+        return self.tokens[token]
+
+    def links(self) -> dict[int, str]:
+        """Each person's page, by seat (``/game/<token>``)."""
+        return {s: f"/game/{t}" for t, s in self.tokens.items()}
+
     # -- reading ---------------------------------------------------------------------------
-    def payload(self) -> dict:
-        """The seat's payload now (see :func:`seat_payload`; the result once it is over)."""
+    def payload(self, seat: int | None = None) -> dict:
+        """The payload of ``seat`` (a person's; default: the first person's) now (see
+        :func:`seat_payload`; the result once it is over)."""
+        seat = self.seat if seat is None else seat
         with self.lock:
             self.last_seen = time.monotonic()
-            self.left = False           # the page is back (a reload, Forward): resume
+            self.left_seats.discard(seat)   # the page is back (a reload, Forward): resume
+            self.left = False
             self._ensure_ai()
             table = self.table
-            out = seat_payload(self.meta, table.view(self.seat), self.log,
-                               your_turn=table.current_player == self.seat and not self.running,
+            out = seat_payload({**self.meta, "seat": seat}, table.view(seat), self.logs[seat],
+                               your_turn=table.current_player == seat and not self.running,
                                thinking=self.thinking)
             if table.is_over():
                 out["result"] = result_payload(self.initial, table.history, self.seed,
                                                self.link)
             out["version"] = self.version
             out["error"] = self.error
+            out["takebacks"] = len(self.takebacks)
+            out["can_takeback"] = (len(self.humans) == 1 and not table.is_over()
+                                   and self.error is None
+                                   and any(p.seat == seat for p in table.history))
+            # the first person seats the others: their links are shown on that page only
+            out["links"] = ({str(s): u for s, u in self.links().items() if s != seat}
+                            if seat == self.seat else {})
             return out
 
     # -- the person's moves ----------------------------------------------------------------
-    def play(self, text: Any) -> None:
-        """Play the person's move ``text`` (its notation).
+    def play(self, text: Any, seat: int | None = None) -> None:
+        """Play the move ``text`` (its notation) of the person at ``seat`` (default: the
+        first person's).
 
         :raises ApiError: not a move text (400), not the person's turn or the game is over
             (409), not a legal move here (400); nothing changes.
@@ -176,14 +222,15 @@ class WebGame:
         if not isinstance(text, str) or not text or len(text) > MAX_MOVE_TEXT:
             raise ApiError(400, "a move is its notation: a non-empty string of at most "
                                 f"{MAX_MOVE_TEXT} characters")
+        seat = self.seat if seat is None else seat
         with self.lock:
             self.last_seen = time.monotonic()
             table = self.table
             if table.is_over():
                 raise ApiError(409, "the game is over")
-            if table.current_player != self.seat or self.running:
+            if table.current_player != seat or self.running:
                 raise ApiError(409, "it is not your turn")
-            view = table.view(self.seat)
+            view = table.view(seat)
             legal = {view.move_to_str(m): m for m in view.legal_moves()}
             if text not in legal:
                 raise ApiError(400, f"{text!r} is not a legal move here; legal: "
@@ -192,9 +239,10 @@ class WebGame:
             self._ensure_ai()
 
     def _record(self, played: Played) -> None:
-        seen = played.observations[self.seat]
-        self.log.append({"ply": len(self.log) + 1, "seat": played.seat, "text": seen,
-                         "words": self.narrator.tell(played.seat, seen)})
+        for s, log in self.logs.items():
+            seen = played.observations[s]
+            log.append({"ply": len(log) + 1, "seat": played.seat, "text": seen,
+                        "words": self.narrators[s].tell(played.seat, seen)})
         self.version += 1
         if self.over_at is None and self.table.is_over():
             self.over_at = time.monotonic()
@@ -209,15 +257,17 @@ class WebGame:
         """Start the AI's thread if an AI seat is to move and none runs (lock held)."""
         t = self.table
         if (self.running or self.closed or self.error is not None or t.is_over()
-                or t.current_player == self.seat):
+                or t.current_player in self.humans):
             return
         self.running = True
         self.version += 1
-        threading.Thread(target=self._ai_loop, daemon=True,
-                         name=f"catsearch-web-{self.id[:6]}").start()
+        self.ai_thread = threading.Thread(target=self._ai_loop, daemon=True,
+                                          name=f"catsearch-web-{self.id[:6]}")
+        self.ai_thread.start()
 
     def _abandoned(self) -> bool:
-        return (self.closed or self.left
+        """Every person's page went away (or the game was closed): the AI stops."""
+        return (self.closed or self.left or len(self.left_seats) == len(self.humans)
                 or time.monotonic() - self.last_seen > self.abandon_seconds)
 
     def _ai_loop(self) -> None:
@@ -229,8 +279,9 @@ class WebGame:
                 first = False
                 with self.lock:
                     t = self.table
-                    if (self._abandoned() or t.is_over() or t.current_player == self.seat):
+                    if (self._abandoned() or t.is_over() or t.current_player in self.humans):
                         return
+                    epoch = self.epoch
                     seat = t.current_player
                     view = t.view(seat)
                     player = t.players[seat]
@@ -244,11 +295,12 @@ class WebGame:
 
                 result = player.search(view, info=info)
                 with self.lock:
-                    if self._abandoned():       # the page went away: drop the move
+                    # the page went away, or a takeback rebuilt the table: drop the move
+                    if self._abandoned() or self.epoch != epoch:
                         return
                     self._record(self.table.play(result.move))
                     self.thinking = None
-                    if self.table.is_over() or self.table.current_player == self.seat:
+                    if self.table.is_over() or self.table.current_player in self.humans:
                         # the person's turn from this very payload on: never "your seat to
                         # move" and "waiting for the other seats" at once
                         self.running = False
@@ -264,13 +316,57 @@ class WebGame:
                 self.thinking = None
                 self.version += 1
 
-    def leave(self) -> None:
-        """The page went away (a reload, Back, a closed tab): stop a running search (its move
-        is dropped) and keep the game, to resume exactly where it was when a page of it asks
-        again (:meth:`payload`); it expires like any game nobody asks about."""
+    def leave(self, seat: int | None = None) -> None:
+        """The page of ``seat`` went away (a reload, Back, a closed tab): when every person's
+        page is gone, stop a running search (its move is dropped) and keep the game, to
+        resume exactly where it was when a page of it asks again (:meth:`payload`); it
+        expires like any game nobody asks about."""
         with self.lock:
-            self.left = True
-        self._stop_search()
+            self.left_seats.add(self.seat if seat is None else seat)
+            gone = len(self.left_seats) == len(self.humans)
+            self.left = gone
+        if gone:
+            self._stop_search()
+
+    # -- takeback, hint, record (see catsearch.play.webextras) -------------------------
+    def takeback(self, seat: int | None = None) -> int:
+        """Undo to the person's previous turn (before their last move): the table is dealt
+        again from the start and the moves before it replayed, so that every AI seat's view
+        and player are as they were then; the takeback is kept for the record. Returns how
+        many moves were undone.
+
+        :raises ApiError: 409 with several people at the table, after the end, or before
+            the person's first move.
+        """
+        seat = self.seat if seat is None else seat
+        with self.lock:
+            if len(self.humans) > 1:
+                raise ApiError(409, "a takeback is for a game against the AI only (one "
+                                    "person at the table)")
+            if self.table.is_over() or self.error is not None:
+                raise ApiError(409, "the game is over")
+            history = self.table.history
+            mine = [i for i, p in enumerate(history) if p.seat == seat]
+            if not mine:
+                raise ApiError(409, "you have no move to take back yet")
+            at = mine[-1]
+            old, thread = self.table, self.ai_thread
+            self.epoch += 1
+            table = Table(self.initial, self._players())
+            self.logs = {s: [] for s in self.humans}
+            self.narrators = {s: Narrator(table.view(s)) for s in self.humans}
+            for played in history[:at]:
+                self._record(table.play(played.move))
+            self.table = table
+            self.thinking = None
+            self.takebacks.append({"seat": seat, "ply": at, "undone": len(history) - at,
+                                   "moves": [p.text for p in history[at:]]})
+            self.version += 1
+        for p in old.players:       # the old table's search (if any) stops, then it goes
+            if p is not None:
+                p.stop()
+        threading.Thread(target=_retire, args=(old, thread), daemon=True).start()
+        return len(history) - at
 
     def _stop_search(self) -> None:
         """Stop the AI's search, if one runs (outside the lock: it may be waiting for it)."""
@@ -296,6 +392,13 @@ class WebGame:
                     break
             time.sleep(0.05)
         self.table.close()
+
+
+def _retire(table: Table, thread: threading.Thread | None) -> None:
+    """Close a table a takeback replaced, once its AI's search (if one ran) is over."""
+    if thread is not None:
+        thread.join(60)
+    table.close()
 
 
 class GameServer:
@@ -333,6 +436,7 @@ class GameServer:
         self.abandon_seconds = abandon_seconds
         self.opponent_seeds = opponent_seeds
         self.games: dict[str, WebGame] = {}
+        self.by_token: dict[str, WebGame] = {}     # every person's secret link
         self.lock = threading.Lock()
 
     def live_count(self) -> int:
@@ -350,20 +454,28 @@ class GameServer:
                    if now - g.last_seen > (self.idle_seconds if g.live
                                            else self.finished_seconds)]
             for g in old:
-                del self.games[g.id]
+                self._drop(g)
             done = sorted((g for g in self.games.values() if not g.live),
                           key=lambda g: (g.over_at or 0.0, g.last_seen))
             extra = done[:max(0, len(done) - self.max_finished)]
             for g in extra:
-                del self.games[g.id]
+                self._drop(g)
         for g in old + extra:
             g.close()
         return [g.id for g in old + extra]
 
+    def _drop(self, game: WebGame) -> None:
+        """Forget ``game`` and its links (lock held)."""
+        self.games.pop(game.id, None)
+        for token in game.tokens:
+            self.by_token.pop(token, None)
+
     def create(self, state: State, seat: int, level: str, *, seed: int | None = None,
-               link: str | None = None) -> WebGame:
-        """A new game of ``state`` with the person at ``seat`` and ``level`` opponents
-        (``seed``, ``link``: the deal's, for the result).
+               link: str | None = None, humans: tuple[int, ...] | None = None,
+               options: dict[str, Any] | None = None) -> WebGame:
+        """A new game of ``state`` with the person at ``seat`` (and the people at ``humans``,
+        each with a secret link of their own) and ``level`` opponents at the other seats
+        (``seed``, ``link``: the deal's, for the result; ``options``: the game's options).
 
         :raises ApiError: 429 when ``max_games`` games are going and none was abandoned.
         """
@@ -381,12 +493,15 @@ class GameServer:
                     raise ApiError(429, f"too many games at once (at most {self.max_games}): "
                                         "finish or close one, or wait for idle ones to expire")
                 for g in dropped:
-                    del self.games[g.id]
+                    self._drop(g)
             gid = secrets.token_urlsafe(18)
             game = WebGame(gid, state, seat, level, ai_delay=self.ai_delay,
                            abandon_seconds=self.abandon_seconds,
-                           opponent_seeds=self.opponent_seeds, seed=seed, link=link)
+                           opponent_seeds=self.opponent_seeds, seed=seed, link=link,
+                           humans=humans, options=options)
             self.games[gid] = game
+            for token in game.tokens:
+                self.by_token[token] = game
         for g in dropped:
             g.close()
         with game.lock:
@@ -394,21 +509,31 @@ class GameServer:
         return game
 
     def get(self, gid: str) -> WebGame:
+        """The game of a secret link (any person's token; the first person's is its id).
+        :raises ApiError: 404."""
         with self.lock:
-            game = self.games.get(gid)
+            game = self.by_token.get(gid)
         if game is None:
             raise ApiError(404, "no such game: it expired, or the link is wrong")
         return game
 
+    def seat(self, token: str) -> tuple[WebGame, int]:
+        """The game and the person's seat of a secret link. :raises ApiError: 404."""
+        game = self.get(token)
+        return game, game.seat_of(token)
+
     def leave(self, gid: str) -> None:
         """The page of ``gid`` went away: its AI stops searching; the game stays, to resume
         (see :meth:`WebGame.leave`). :raises ApiError: 404, no such game."""
-        self.get(gid).leave()
+        game, seat = self.seat(gid)
+        game.leave(seat)
 
     def close(self, gid: str) -> None:
         """Drop ``gid`` now. :raises ApiError: 404, no such game."""
         with self.lock:
-            game = self.games.pop(gid, None)
+            game = self.by_token.get(gid)
+            if game is not None:
+                self._drop(game)
         if game is None:
             raise ApiError(404, "no such game: it expired, or the link is wrong")
         game.close()
@@ -417,5 +542,6 @@ class GameServer:
         with self.lock:
             games = list(self.games.values())
             self.games.clear()
+            self.by_token.clear()
         for g in games:
             g.close()

@@ -70,7 +70,8 @@ def check_payload(p: dict, game, full_text: str | None = None) -> None:
     """The payload is built from the seat's view and observations only."""
     assert set(p) == {"game", "game_name", "render", "players", "seat", "level", "opponents",
                       "ply", "over", "to_move", "your_turn", "legal", "thinking", "scores", "view",
-                      "log", "result", "version", "error"}
+                      "log", "result", "version", "error", "humans", "options", "takebacks",
+                      "can_takeback", "links"}
     assert set(p["view"]) == {"text", "fields", "cards", "picture"}
     assert all(set(e) == {"ply", "seat", "text", "words"} for e in p["log"])
     seat = p["seat"]

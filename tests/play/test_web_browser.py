@@ -92,6 +92,9 @@ def browser():
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    # The Cat's idle ticks pass by themselves (extras.js) unless the pace is off: these
+    # tests count and time their own clicks (test_web_extras_browser.py tests the pace)
+    context.add_init_script("localStorage.setItem('catsearch.pace', '0')")
     pg = context.new_page()
     pg.set_default_timeout(30_000)
     errors: list[str] = []

@@ -221,6 +221,7 @@
     $("log").replaceChildren(...logBox(p));
     $("log").scrollTop = $("log").scrollHeight;
     $("picture").textContent = p.view.picture;
+    if (window.CatExtras) window.CatExtras.show(p, extrasHooks);   // extras.js
     if (p.over && p.result) {
       if ($("result").hidden) {
         $("result").replaceChildren(...resultBox(p));
@@ -231,6 +232,8 @@
     }
     if (!p.your_turn && !p.error && !auto) schedule(p.thinking ? 200 : 60);
   }
+
+  const extrasHooks = { play, show, busy: () => busy || auto !== null };
 
   // W: wait until something changes (The Cat); Escape stops it
   document.addEventListener("keydown", (e) => {
