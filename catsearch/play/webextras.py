@@ -18,6 +18,7 @@ from catsearch._core.options import OptionError, check_options, parse_int
 from catsearch._core.state import State
 from catsearch.errors import IllegalMoveError, InvalidMoveError
 from catsearch.play.levels import DEFAULT_LEVEL, LEVELS
+from catsearch.play.narrate import narrate
 from catsearch.play.reasons import end_reason
 from catsearch.play.record import GameRecord
 from catsearch.play.webgames import MAX_SEED, ApiError, WebGame, parse_fields
@@ -173,18 +174,12 @@ def game_record(game: WebGame) -> GameRecord:
 
 
 def replay_narration(before: State, seat: int, move: str, after: State) -> str | None:
-    """The hook for the plain-language account of a move (``catsearch.play.narrate``, being
-    written): ``None`` until it lands, and the viewer shows the move's notation alone."""
+    """The move ``move`` that ``seat`` played in the full state ``before`` in plain words
+    (:func:`catsearch.play.narrate.narrate`: a record's moves are all shown once the game is
+    over); ``None`` if it cannot be told (the viewer then shows the notation alone)."""
     try:
-        from catsearch.play import narrate   # noqa: PLC0415 - optional until it lands
-    except ImportError:
-        return None
-    describe = getattr(narrate, "describe_move", None)
-    if describe is None:
-        return None
-    try:
-        return describe(before, seat, move, after)
-    except Exception:   # noqa: BLE001 - the notation is still shown
+        return narrate(before, move, seat, seat=None)
+    except (TypeError, ValueError):
         return None
 
 

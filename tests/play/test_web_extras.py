@@ -205,8 +205,10 @@ def test_replay_api_refuses_what_is_not_a_record(client):
     assert len(body) > 4096
     r = post(body)
     assert r.status_code == 200 and r.json()["scores"] == state.scores()
-    assert all(f["narration"] is None or isinstance(f["narration"], str)
-               for f in r.json()["frames"][1:])
+    # every move told in words (play/narrate.py), not in notation
+    frames = r.json()["frames"]
+    assert all(isinstance(f["narration"], str) and f["narration"] for f in frames[1:])
+    assert frames[1]["narration"] != frames[1]["move"]
 
 
 # -- several people at one table ------------------------------------------------------------
