@@ -67,7 +67,7 @@
   function statusLine(p) {
     if (p.error) return h("span", { class: "error" }, p.error);
     if (p.over) return h("strong", {}, "The game is over.");
-    if (p.your_turn) return h("strong", { class: "your-turn" }, "Your turn: pick a move below.");
+    if (p.your_turn) return h("strong", { class: "your-turn" }, "Your turn: play on the table (or pick a move below).");
     if (p.thinking) {
       // the count comes from the search's progress reports (about ten a second): a quick
       // search is over before the first one, and then no count is shown
