@@ -91,7 +91,7 @@ def game_settings(params: Mapping[str, str]) -> GameSettings:
     ``level``, ``seed``, ``humans`` (the people's seats, comma-separated, default ``seat``)
     and ``opt.<name>`` per game option (empty: the default).
 
-    :raises ApiError: 400 naming the bad field and value.
+    :raises ~catsearch.play.webgames.ApiError: 400 naming the bad field and value.
     """
     game = params.get("game")
     if game not in catsearch.GAMES:
@@ -155,7 +155,7 @@ def game_record(game: WebGame) -> GameRecord:
     """The record of a finished web game, in the terminal's format (every card: offered once
     the game is over only; see docs/play.rst). Takebacks are listed in ``takebacks``.
 
-    :raises ApiError: 409 while the game is on.
+    :raises ~catsearch.play.webgames.ApiError: 409 while the game is on.
     """
     with game.lock:
         table = game.table
@@ -187,7 +187,7 @@ def replay_frames(data: Any) -> dict:
     """A record's JSON (as a record file holds it) replayed: the full state after each move,
     for the replay viewer. Nothing is kept on the server.
 
-    :raises ApiError: 400 when it is not a record, or a move does not play (naming it).
+    :raises ~catsearch.play.webgames.ApiError: 400 when it is not a record, or a move does not play (naming it).
     """
     try:
         rec = GameRecord.from_json(data)
