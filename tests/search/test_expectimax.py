@@ -149,16 +149,19 @@ def test_star1_and_star2_agree_with_plain_expectimax(game_id, players):
         depth = depth_for(game_id, 2 + i % 2)
         seat = st.current_player
         # one seed for all: the same sample at every sampled node (max_chance=6 is passed)
+        # chance=top: every chance node whole (or cut to its top outcomes), as Star1/Star2
+        # were built for; on sampled nodes test_expectimax_sampling.py checks them
         plain = Expectimax(depth=depth, mode=mode, pruning="none", max_chance=6,
-                           seed=1).search(st)
+                           chance="top", seed=1).search(st)
         for pruning in ("star1", "star2"):
             r = Expectimax(depth=depth, mode=mode, pruning=pruning, max_chance=6,
-                           seed=1).search(st)
+                           chance="top", seed=1).search(st)
             assert r.value[seat] == pytest.approx(plain.value[seat], abs=1e-9), (pruning, st.to_text())
             assert plain.stats[r.move].mean == pytest.approx(plain.value[seat], abs=1e-9)
             pruned[pruning] += r.nodes < plain.nodes
         if players == 2:
-            maxn = Expectimax(depth=depth, mode="maxn", max_chance=6, seed=1).search(st)
+            maxn = Expectimax(depth=depth, mode="maxn", max_chance=6, chance="top",
+                              seed=1).search(st)
             assert maxn.value[seat] == pytest.approx(plain.value[seat], abs=1e-9)
     assert pruned["star1"] > 0 and pruned["star2"] > 0, f"positions where pruning acted: {pruned}"
 
