@@ -32,6 +32,9 @@ SPECS = {
     "ismcts": "ismcts:iterations=300",
     "pimc": "pimc:iterations=300",
     "expectimax": "expectimax:depth=2",
+    # the ladder's middle level (250 iterations, a soft final choice); its default, level
+    # 10, searches up to 2 s a move
+    "level": "level:n=6",
 }
 GAME_SPECS = {
     ("the-cat", "expectimax"): "expectimax:depth=1",
