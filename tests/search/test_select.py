@@ -19,11 +19,15 @@ from catsearch.search.tree import GAMMA
 SEEDS = range(12)
 
 
-def exploitability(core, gamma):
-    """Seat 0's best-response gap of the root's average strategy (exact, see above)."""
-    strategy = average_strategy({m: v for m, v, _r, _a in core.children(0)}, gamma)
-    x = strategy.get(0, 0.0)
+def gap(x):
+    """The best-response gap of playing heads with probability ``x`` (exact, see above)."""
     return 1 / 3 - min(x, (1 - x) / 2)
+
+
+def exploitability(core, gamma):
+    """Seat 0's best-response gap of the root's average strategy."""
+    strategy = average_strategy({m: v for m, v, _r, _a in core.children(0)}, gamma)
+    return gap(strategy.get(0, 0.0))
 
 
 def mean_exploitability(rule, iterations):
@@ -54,9 +58,8 @@ def test_ucb_stays_exploitable():
 
 def test_exploitability_formula_is_exact():
     """The equilibrium (heads 1/3) has none; pure heads and pure tails the most."""
-    assert 1 / 3 - min(1 / 3, (1 - 1 / 3) / 2) == pytest.approx(0.0)
-    assert 1 / 3 - min(1.0, 0.0) == pytest.approx(1 / 3)
-    assert 1 / 3 - min(0.0, 0.5) == pytest.approx(1 / 3)
+    assert gap(1 / 3) == pytest.approx(0.0)
+    assert gap(1.0) == pytest.approx(1 / 3) and gap(0.0) == pytest.approx(1 / 3)
     s = catsearch.new_game("toy-biased-pennies", seed=1)
     for a, b, want in [(0, 0, [1.0, 0.0]), (1, 1, [0.5, 0.5]), (0, 1, [0.0, 1.0]),
                        (1, 0, [0.0, 1.0])]:
