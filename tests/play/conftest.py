@@ -1,4 +1,4 @@
-"""Fixtures of the browser tests of the extras (tests/play/test_web_extras_browser.py): a
+"""Fixtures of the browser tests (tests/play/test_web_browser.py, test_web_extras_browser.py): a
 server on 127.0.0.1 and Debian's Chromium under Playwright (skipped, saying why, when either
 is missing, unless CATSEARCH_REQUIRE_BROWSER=1)."""
 

@@ -10,24 +10,19 @@ Chromium is missing (``apt-get install chromium``; ``pip install playwright``).
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
-import socket
-import threading
 import time
 import urllib.parse
 
 import pytest
 
 pytest.importorskip("starlette", reason="the [web] extra (starlette) is not installed")
-uvicorn = pytest.importorskip("uvicorn", reason="the [web] extra (uvicorn) is not installed")
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="Playwright for Python is not installed (pip install playwright)")
+pytest.importorskip("uvicorn", reason="the [web] extra (uvicorn) is not installed")
+pytest.importorskip("playwright.sync_api",
+                    reason="Playwright for Python is not installed (pip install playwright)")
 
 import catsearch  # noqa: E402
 from catsearch.play.reasons import end_reason  # noqa: E402
-from catsearch.play.web import create_app  # noqa: E402
 
 #: the seats of each game's game (fewer for the long games, to keep the test quick)
 PLAYERS = {"herding-cats": 3, "the-cat": 2, "cat-cards": 3, "cat-earth": 2}
@@ -36,73 +31,17 @@ MAX_MOVES = 400
 GAME_SECONDS = 120
 
 
-def chromium_path() -> str | None:
-    for name in (os.environ.get("CATSEARCH_CHROMIUM"), "chromium", "chromium-browser"):
-        if name and shutil.which(name):
-            return shutil.which(name)
-    return None
-
-
-@pytest.fixture(scope="module")
-def server():
-    """The app served by uvicorn on 127.0.0.1, on a free port, in a thread."""
-    app = create_app(opponent_seeds=True, seed_links=True)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    t0 = time.monotonic()
-    while not srv.started:
-        assert thread.is_alive() and time.monotonic() - t0 < 20, "the server did not start"
-        time.sleep(0.05)
-    yield app, f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
-    sock.close()
-
-
-#: set by .ci/run: there a missing or broken Chromium fails the browser tests instead of
-#: skipping them (on a developer's machine without Debian's chromium they skip, saying why)
-REQUIRED = os.environ.get("CATSEARCH_REQUIRE_BROWSER") == "1"
-
-
-def _no_browser(why: str):
-    if REQUIRED:
-        pytest.fail(f"{why} (CATSEARCH_REQUIRE_BROWSER=1)", pytrace=False)
-    pytest.skip(why)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    path = chromium_path()
-    if path is None:
-        _no_browser("no Chromium found (apt-get install -y chromium, or set CATSEARCH_CHROMIUM)")
-    with sync_api.sync_playwright() as p:
-        try:
-            b = p.chromium.launch(executable_path=path, args=["--no-sandbox"], timeout=60_000)
-        except Exception as e:  # noqa: BLE001 - a broken browser install: say why
-            _no_browser(f"Chromium at {path} does not start under Playwright: {e}")
-        yield b
-        b.close()
+@pytest.fixture
+def server(web_server):
+    """The app served on 127.0.0.1 (conftest.py's ``web_server``)."""
+    return web_server
 
 
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    # The Cat's idle ticks pass by themselves (extras.js) unless the pace is off: these
-    # tests count and time their own clicks (test_web_extras_browser.py tests the pace)
-    context.add_init_script("localStorage.setItem('catsearch.pace', '0')")
-    pg = context.new_page()
-    pg.set_default_timeout(30_000)
-    errors: list[str] = []
-    pg.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
-    pg.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    pg.errors = errors
-    yield pg
-    context.close()
+def page(new_page):
+    """A page of its own, The Cat's idle ticks off: these tests count and time their own
+    clicks (test_web_extras_browser.py tests the pace)."""
+    return new_page(pace_ms=0)
 
 
 def play_whole_game(app, base, page, game, players, seat, seed):
