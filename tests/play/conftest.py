@@ -1,4 +1,4 @@
-"""Fixtures of the browser tests (tests/play/test_web_browser.py, test_web_extras_browser.py): a
+"""Fixtures of the browser tests (test_web_browser.py, test_web_table.py, test_web_extras_browser.py): a
 server on 127.0.0.1 and Debian's Chromium under Playwright (skipped, saying why, when either
 is missing, unless CATSEARCH_REQUIRE_BROWSER=1)."""
 
@@ -97,3 +97,16 @@ def new_page(chromium):
     yield make
     for c in contexts:
         c.close()
+
+
+@pytest.fixture
+def server(web_server):
+    """The app served on 127.0.0.1: ``web_server`` under the name the game tests use."""
+    return web_server
+
+
+@pytest.fixture
+def page(new_page):
+    """A page of its own, The Cat's idle ticks off: the game tests count and time their own
+    clicks (test_web_extras_browser.py tests the pace)."""
+    return new_page(pace_ms=0)

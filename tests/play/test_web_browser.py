@@ -31,19 +31,6 @@ MAX_MOVES = 400
 GAME_SECONDS = 120
 
 
-@pytest.fixture
-def server(web_server):
-    """The app served on 127.0.0.1 (conftest.py's ``web_server``)."""
-    return web_server
-
-
-@pytest.fixture
-def page(new_page):
-    """A page of its own, The Cat's idle ticks off: these tests count and time their own
-    clicks (test_web_extras_browser.py tests the pace)."""
-    return new_page(pace_ms=0)
-
-
 def play_whole_game(app, base, page, game, players, seat, seed):
     rng = random.Random(seed)
     page.goto(f"{base}/play?game={game}&players={players}&seat={seat}&level=easy&seed={seed}")

@@ -2,32 +2,18 @@
 game played by clicking cards, piles, herds, squares and the table's own buttons only (no
 typing, no notation button); what no legal move goes through is not clickable; the last move
 of each seat shown on the table; the log in plain words; no horizontal scroll at 390 px.
-The server, browser and page are those of test_web_browser (skipped with it)."""
+The server and page are conftest.py's (skipped, saying why, without Chromium)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import time
-from pathlib import Path
 
 import pytest
 
 import catsearch
 
-
-def _browser_module():
-    """test_web_browser's fixtures (the suite imports test files by path: importlib mode)."""
-    path = Path(__file__).with_name("test_web_browser.py")
-    spec = importlib.util.spec_from_file_location("_catsearch_web_browser_fixtures", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)       # skips this module too where it skips
-    return module
-
-
-_web = _browser_module()
-server, browser, page = _web.server, _web.browser, _web.page
 
 #: the long games (hundreds of moves) in the slow tier; Herding Cats plays in a few seconds
 SLOW = ("the-cat", "cat-earth", "cat-cards")
