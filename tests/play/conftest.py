@@ -1,6 +1,6 @@
-"""Fixtures of the browser tests (test_web_browser.py, test_web_table.py, test_web_extras_browser.py): a
-server on 127.0.0.1 and Debian's Chromium under Playwright (skipped, saying why, when either
-is missing, unless CATSEARCH_REQUIRE_BROWSER=1)."""
+"""Fixtures of the browser tests (test_web_browser.py, test_web_table.py and
+test_web_extras_browser.py): a server on 127.0.0.1 and Debian's Chromium under Playwright
+(skipped, saying why, when either is missing, unless CATSEARCH_REQUIRE_BROWSER=1)."""
 
 from __future__ import annotations
 
