@@ -46,25 +46,32 @@ def hand_scores(worlds_weights: list, true: str) -> tuple:
 
 
 def one_step(before, after, move: int, true: str, n: int, temperature: float,
-             rng: random.Random) -> float | None:
-    """The exact posterior's ``acc`` from one observed move (importance sampling)."""
+             rng: random.Random) -> tuple | None:
+    """The exact posterior's ``acc`` from one observed move (importance sampling), the share
+    of the rule worlds in which the move was legal, and the share of those in which the
+    heuristic chose it."""
     e = math.exp(1.0 / temperature)
     b = before.clone()
     b.inference = "rules"
     total = acc = 0.0
+    legal_n = chosen = 0
     for _ in range(n):
         w = b.determinize(0, seed=rng.getrandbits(63))
         legal = w.legal_moves()
         if move not in legal:
             continue
-        p = (e if w.heuristic_move(seed=rng.getrandbits(63)) == move else 1.0) / (
-            e + len(legal) - 1)
+        legal_n += 1
+        h = w.heuristic_move(seed=rng.getrandbits(63))
+        chosen += h == move
+        p = (e if h == move else 1.0) / (e + len(legal) - 1)
         w.apply(move)
         if w.view(0).to_text() != after.to_text():
             continue
         total += p
         acc += p * overlap(w.cards()["hand1"], true)
-    return acc / total if total > 0 else None
+    if total == 0:
+        return None
+    return acc / total, legal_n / n, chosen / legal_n
 
 
 def run(games: int, temperatures: list, count: int, refill: float, steps: int) -> dict:
@@ -110,7 +117,7 @@ def run(games: int, temperatures: list, count: int, refill: float, steps: int) -
                 if steps and st.ply % 3 == 0:
                     g = one_step(view, after, m, true, steps, min(temperatures), rng)
                     if g is not None:
-                        gold.append((g, acc))
+                        gold.append((*g, acc))
             view = after
         for t, b in beliefs.items():
             s = b.stats()
@@ -130,8 +137,10 @@ def run(games: int, temperatures: list, count: int, refill: float, steps: int) -
               f"{mean(r['refills']):7.1f} {mean(r['resamples']):9.1f}")
     if gold:
         print(f"one observed move, exact posterior (T={min(temperatures)}, {len(gold)} "
-              f"positions): acc {mean(g for g, _ in gold):.3f} against rules' "
-              f"{mean(a for _, a in gold):.3f}")
+              f"positions): acc {mean(g[0] for g in gold):.3f} against rules' "
+              f"{mean(g[3] for g in gold):.3f}; the move legal in {mean(g[1] for g in gold):.0%}"
+              f" of the rule worlds, the heuristic's choice in {mean(g[2] for g in gold):.0%} "
+              f"of those")
     return {"rules": rules, "policy": rows, "one_step": gold}
 
 
