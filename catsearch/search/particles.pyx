@@ -18,10 +18,11 @@ Inference in Trick-Taking Card Games"). It is a particle filter fed one observat
   mass; the particle dies if that move does not show the seat what it saw, so the weight is
   an unbiased estimate of the likelihood at the cost of one move played),
   the particle's weight is multiplied by the move's likelihood, and a particle whose world no
-  longer shows the seat what the seat really saw (the world's hidden cards drew differently,
-  say) dies;
+  longer shows the seat what the seat really saw dies; the seat's own move (its draw seen)
+  deals the world's unknown-to-all cards again until the world's deck shows that draw (at
+  most ``OWN_TRIES`` deals; likelihood 1: the draw tells little of the other hands);
 * **refill**: hard evidence kills particles (an opponent plays a card its world's hand lacks;
-  the seat draws a card its world's deck did not have on top). When fewer than ``refill``
+  no deal of the world's deck shows the seat its draw). When fewer than ``refill``
   of them live (a quarter by default), each dead one is replaced by a fresh world of the
   seat's view (rule inference) at the live particles' mean weight (a defensive mixture: the
   soft evidence the fresh worlds missed counts as average; ``refills``); when none lives, the
@@ -30,7 +31,9 @@ Inference in Trick-Taking Card Games"). It is a particle filter fed one observat
   particles are resampled (systematic resampling) to equal weights.
 
 The search cores draw the root world of each iteration from the belief (``draw_c``: a
-particle by weight, its generator fresh) instead of ``determinize_c``. No Python object is
+particle by weight, its cards that no seat knows, the deck's order, dealt again, its
+generator fresh) instead of ``determinize_c``: the model's weights do not depend on the
+deck's order, so every iteration sees fresh future draws, as with rule inference. No Python object is
 touched in the update loop or in ``draw_c``.
 """
 from libc.math cimport exp, log, INFINITY
@@ -46,10 +49,11 @@ import time
 from catsearch._core.game import lookup
 from catsearch._core.options import check_seed
 
-#: the seat's own move: worlds dealt again (their unknown-to-all cards) to see it through
+#: the seat's own move: at most this many deals of a world's unknown-to-all cards to see
+#: its draw through
 
 cdef enum:
-    OWN_TRIES = 4
+    OWN_TRIES = 64
 
 #: particles a belief keeps unless told otherwise
 DEFAULT_COUNT = 256
@@ -239,19 +243,23 @@ cdef class Belief:
         h.hweights = hw
 
     cdef double _own(self, State w, int move, uint64_t key) noexcept nogil:
-        """The seat's own ``move`` in world ``w``: the share of ``OWN_TRIES`` deals of ``w``'s
-        unknown-to-all cards in which it shows the seat what it saw (what it drew), an
-        unbiased estimate of that likelihood; ``w`` becomes the first such deal (0: none)."""
-        cdef int t, k = 0
+        """The seat's own ``move`` in world ``w``: deal ``w``'s unknown-to-all cards again
+        until the move shows the seat what it saw (what it drew), at most ``OWN_TRIES`` deals;
+        ``w`` becomes that deal and the likelihood is 1 (0: none did, ``w`` unchanged). The
+        draw's likelihood differs little between worlds (it is the share of the card drawn
+        among the cards no seat knows, which the opponents' hands change by a card or two);
+        weighing it by the share of a few deals that showed it, as the first version did,
+        killed about half the particles at each of the seat's own moves at random, and the
+        refills that followed replaced what the belief had learned by fresh worlds."""
+        cdef int t
         for t in range(OWN_TRIES):
             copy_state(self.alt, w)
             if t > 0:
                 self._redeal(self.alt)
             if self._shows(self.alt, move, key):
-                if k == 0:
-                    copy_state(w, self.alt)
-                k += 1
-        return <double>k / OWN_TRIES
+                copy_state(w, self.alt)
+                return 1.0
+        return 0.0
 
     cdef bint _shows(self, State w, int move, uint64_t key) noexcept nogil:
         """Whether ``move`` played in world ``w`` shows the seat the view whose key is
@@ -349,6 +357,11 @@ cdef class Belief:
             else:
                 lo = mid + 1
         memcpy(out._data, self.worlds + lo * self.size, self.size)
+        if self.redeal:                 # the deck's order: fresh for every draw
+            h.show_hands = 1
+            out.hide_c(self.seat)
+            out.determinize_c(self.seat, rng)
+            h.show_hands = 0
         h.hweights = hw
         h.scratch = scratch
         h.rng.s = rng_next(rng)

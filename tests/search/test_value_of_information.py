@@ -55,3 +55,53 @@ def test_a_rerun_resumes_and_the_table_counts_whole_groups(voi, tmp_path, capsys
     want = sum(voi.head_to_head(r["returns"], r["oracle"], 1 - r["oracle"]) for r in first) / 2
     assert c["score"].value == pytest.approx(want)
     assert "herding-cats" in capsys.readouterr().out
+
+
+def test_against_other_opponents_the_measured_seat_sees_its_view_and_follows_the_game(voi):
+    """``--opponent heuristic --fair``: the measured seat gets only its own view, the others
+    play the opponent's spec, and a policy searcher is told every move (its belief updated)."""
+    from catsearch.search.mcts import ISMCTS
+    seen, players = [], []
+    real = voi.make_player
+
+    def spy(spec):
+        p = real(spec)
+        players.append(p)
+        if isinstance(p, ISMCTS):
+            choose = p.choose_move
+
+            def choose_move(view):
+                seen.append(view.cards()[f"hand{1 - view.view_seat}"])
+                return choose(view)
+            p.choose_move = choose_move
+        return p
+
+    voi.make_player = spy
+    try:
+        r = voi.play("herding-cats", 2, "ismcts:iterations=20,inference=policy,particles=16",
+                     1, 0, 1, opponent="heuristic", hands=False)
+    finally:
+        voi.make_player = real
+    assert seen and all(set(h) <= {"?"} for h in seen)         # never another seat's hand
+    assert [type(p).__name__ for p in players] == ["HeuristicPlayer", "ISMCTS"]
+    assert players[1].belief is not None and players[1].belief.stats()["updates"] >= r["moves"] - 2
+    assert r["opponent"] == "heuristic" and r["hands"] is False
+
+
+def test_cells_with_other_opponents_are_kept_apart_and_the_gap_share_is_paired(voi, tmp_path):
+    out = tmp_path / "voi.jsonl"
+    base = ["--games", "herding-cats", "--players", "2", "--groups", "2", "--out", str(out),
+            "--searcher", "ismcts:iterations=20"]
+    assert voi.main(base) == 0
+    assert voi.main(base + ["--opponent", "heuristic"]) == 0
+    assert voi.main(base + ["--opponent", "heuristic", "--fair"]) == 0
+    done = voi.load(str(out))
+    assert len(done) == 12                                     # three cells of 4 games
+    cells = voi.cells(done, 1, ["herding-cats"], [2])
+    assert {(k[3], k[4]) for k in cells} == {(None, True), ("heuristic", True),
+                                             ("heuristic", False)}
+    base_, oracle = {0: (1.0, 2), 1: (1.0, 2)}, {0: (2.0, 2), 1: (1.5, 2)}
+    v, lo, hi, m = voi.gap_closed(base_, oracle, oracle)
+    assert (v, m) == (pytest.approx(1.0), 2)
+    v, lo, hi, m = voi.gap_closed(base_, oracle, base_)
+    assert v == pytest.approx(0.0)
