@@ -372,8 +372,10 @@ static int legal_moves(const Game *g, int *out) {
                         out[n++] = M_PATH + (c * 4 + k) * 4 + dir;
     if (hand[TP]) {
         int ne = 0;
-        for (sq = 0; sq < 49; sq++)
-            if (g->board[sq] == EMPTY) list[ne++] = (unsigned char)sq;
+        for (sq = 0; sq < 49; sq++) {          /* branch-free: the squares are random */
+            list[ne] = (unsigned char)sq;
+            ne += g->board[sq] == EMPTY;
+        }
         for (k = 0; k < g->ncats; k++)
             for (i = 0; i < ne; i++) out[n++] = M_TELE + k * 49 + list[i];
     }
@@ -381,12 +383,19 @@ static int legal_moves(const Game *g, int *out) {
         for (k = 0; k < g->ncats; k++) out[n++] = M_NIP + k;
     if (hand[HS]) {
         int nh = 0;
-        for (sq = 0; sq < 49; sq++)
-            if (g->board[sq] >= 1 && g->board[sq] <= 4) list[nh++] = (unsigned char)sq;
-        for (i = 0; i < nh; i++)
-            for (j = i + 1; j < nh; j++)
-                if (g->board[list[i]] != g->board[list[j]])
-                    out[n++] = M_SWAP + PAIR[list[i]][list[j]];
+        unsigned char own[49];
+        for (sq = 0; sq < 49; sq++) {
+            list[nh] = (unsigned char)sq;
+            own[nh] = g->board[sq];
+            nh += (unsigned)(g->board[sq] - 1) < 4;
+        }
+        for (i = 0; i < nh; i++) {
+            const short *pair = PAIR[list[i]];
+            for (j = i + 1; j < nh; j++) {
+                out[n] = M_SWAP + pair[list[j]];
+                n += own[i] != own[j];
+            }
+        }
     }
     out[n++] = M_END;
     return n;
