@@ -417,14 +417,14 @@ cdef inline int play_moves(HCData* d, const unsigned char* have, int* out) noexc
     """Write the plays (no discard) of a mover holding the card types ``have`` marks, in
     move order; return how many."""
     cdef int n = 0, c, k
+    # branch-free: whether a card is in hand is a coin toss to the branch predictor, so each
+    # move is written and kept (``n`` moves on) only if it is legal
     for c in range(4):
-        if have[DOG + c]:
-            out[n] = M_DOG + c
-            n += 1
+        out[n] = M_DOG + c
+        n += have[DOG + c] != 0
     for k in range(d.nherds):
-        if have[d.herd_col[k]]:
-            out[n] = M_CAT + k
-            n += 1
+        out[n] = M_CAT + k
+        n += have[d.herd_col[k]] != 0
     if have[WCL]:
         for k in range(d.nherds):
             out[n] = M_WCL + k
@@ -564,11 +564,10 @@ cdef class HerdingCats(State):
         if hand[HC_UNK] > 0:
             return view_moves(d, out)
         n = play_moves(d, hand, out)
-        if n == 0:      # a discard only when nothing is playable
+        if n == 0:      # a discard only when nothing is playable (branch-free, as above)
             for t in range(HC_TYPES):
-                if hand[t]:
-                    out[n] = M_DISC + t
-                    n += 1
+                out[n] = M_DISC + t
+                n += hand[t] != 0
         return n
 
     cdef void apply_c(self, int m) noexcept nogil:
