@@ -12,14 +12,16 @@ without (``-DREF_NO_HASH``).
 
 Two comparisons, per game and player count:
 
-* ``with hash``: ``catsearch.benchmark_playouts`` (the playout loop over the state contract,
-  keeping the incremental hash, as every ``apply_c`` does) against the C loop with the hash;
-* ``search``: the same loop as a search runs it below its tree (``random_playout`` on the
-  search's own copy, ``Header.scratch``; no caller reads the hash there, but catsearch's
-  games keep it all the same) against the C loop without the hash: the least such a
-  playout could cost.
+* ``cs, hash`` against ``C``: catsearch's loop with every move through the state contract
+  (``legal_moves_c`` and ``apply_c``, virtual calls, keeping the incremental hash: how a
+  search moves down its tree), ``play_random_games(..., hashed=True)``, against the C loop
+  with the hash;
+* ``catsearch`` against ``C, no hash``: the playout a search runs below its tree and
+  ``catsearch.benchmark_playouts`` measures (``random_playout``: the game's ``playout_c``,
+  on a search's own copy; nobody reads a playout's hash, and Herding Cats' own loop keeps
+  none) against the C loop without the hash.
 
-The three loops run in alternation in one process, ``--rounds`` times each, and the best round
+The four loops run in alternation in one process, ``--rounds`` times each, and the best round
 of each counts. Before timing, every loop must count the same moves for the same seed, and
 one game per player count must end with the same hash in catsearch and in the C loop (the
 script stops otherwise: they would not be playing the same games). Printed: nanoseconds a
@@ -39,6 +41,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
 import catsearch  # noqa: E402
+from catsearch._core.counting import play_random_games  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -82,10 +85,15 @@ def run_c(fn, players, games, seed):
     return moves, time.perf_counter() - t0, h.value
 
 
-def run_catsearch(game, players, games, seed):
-    r = catsearch.benchmark_playouts(game, players, games=games, seed=seed,
-                                     **REFERENCES[game][2])
-    return r["moves"], r["seconds"]
+def run_catsearch(game, players, games, seed, hashed=False):
+    """catsearch's loop: ``benchmark_playouts``'s (``random_playout``), or (``hashed``) every
+    move through ``legal_moves_c``/``apply_c``, keeping the hash."""
+    if not hashed:
+        r = catsearch.benchmark_playouts(game, players, games=games, seed=seed,
+                                         **REFERENCES[game][2])
+        return r["moves"], r["seconds"]
+    template = catsearch.new_game(game, players, seed, **REFERENCES[game][2])
+    return play_random_games(template, games, seed, True)
 
 
 def _splitmix(s):
@@ -113,6 +121,7 @@ def check_same_games(game, players, loops, games, seed):
     """Stop unless every loop counts the same moves and the first game's hash agrees."""
     counts = {label: run_c(fn, players, games, seed)[0] for label, fn in loops.items()}
     counts["catsearch"] = run_catsearch(game, players, games, seed)[0]
+    counts["catsearch, hash"] = run_catsearch(game, players, games, seed, True)[0]
     if len(set(counts.values())) != 1:
         sys.exit(f"{game}, {players} players: the loops played different games: {counts}")
     c_hash = run_c(loops["C"], players, 1, seed)[2]
@@ -146,16 +155,17 @@ def main(argv=None):
                     for label, fn in loops.items():
                         moves, sec, _ = run_c(fn, players, games, args.seed)
                         best[label] = min(best.get(label, sec), sec)
-                    moves, sec = run_catsearch(game, players, games, args.seed)
-                    best["catsearch"] = min(best.get("catsearch", sec), sec)
+                    for label, hashed in (("catsearch", False), ("cs, hash", True)):
+                        moves, sec = run_catsearch(game, players, games, args.seed, hashed)
+                        best[label] = min(best.get(label, sec), sec)
                     print(f"  {game} round {r + 1}/{args.rounds} ({players} players)",
                           file=sys.stderr, flush=True)
                 ns = {label: sec * 1e9 / moves for label, sec in best.items()}
-                for label, against in (("catsearch", None), ("C", "with hash"),
-                                       ("C, no hash", "search")):
-                    ratio = "" if against is None else f"{ns[label] / ns['catsearch']:.2f}"
-                    print(f"{game:<13} {players:>7} {label:<10} {ns[label]:>8.1f} {ratio:>12}"
-                          + (f"  ({against})" if against else ""), flush=True)
+                for label, against in (("cs, hash", None), ("C", "cs, hash"),
+                                       ("catsearch", None), ("C, no hash", "catsearch")):
+                    ratio = "" if against is None else f"{ns[label] / ns[against]:.2f}"
+                    print(f"{game:<13} {players:>7} {label:<10} {ns[label]:>8.1f} {ratio:>12}",
+                          flush=True)
 
 
 if __name__ == "__main__":

@@ -61,7 +61,10 @@ cdef class State:
     # into ``buf``, which has room for every move) until the game ends; return how many were
     # played. The default loops over legal_moves_c and apply_c; a game may override it with
     # the same loop over its own functions (no virtual call a move): the same moves, the same
-    # draws from ``rng``, the same end state
+    # draws from ``rng``, the same end state, except that a playout's end is read for its
+    # returns, scores and ply only (a search's playout below its tree, a benchmark's), so
+    # the override may leave the hash and what only a view reads (what the moves revealed)
+    # as they were before the playout
     cdef int playout_c(self, Rng* rng, int* buf) noexcept nogil
     # the returns: all 0 until the game is over; then the best of scores_c wins, ties share
     cdef void returns_c(self, double* out) noexcept nogil
@@ -218,7 +221,7 @@ cdef inline void share_returns(double* out, const double* scores, int n) noexcep
 
 cdef inline int random_playout(State st, Rng* rng, int* buf) noexcept nogil:
     """Play uniformly random moves until the game ends; return how many were played (the
-    game's ``playout_c``)."""
+    game's ``playout_c``: the end state's hash is not kept)."""
     return st.playout_c(rng, buf)
 
 

@@ -39,7 +39,8 @@ from catsearch._core.observing cimport put_turn
 from catsearch._core.rng cimport (Pick, Rng, fill_tables, mix64, pick_offer, pick_start,
                                   rng_below)
 from catsearch._core.state cimport (NO_SEAT, Header, State, fill_weights, heuristic_moves,
-                                    heuristic_weights, normalize, restart, scores_from)
+                                    heuristic_weights, next_seat, normalize, restart,
+                                    scores_from)
 from catsearch._core.text cimport (CardLetters, TextFields, TextOut, card_letters, check_counts,
                                    dash_if_empty, put_c, put_counted_or_dash, put_hands,
                                    put_int, put_ints, put_run_or_dash, put_turn_or_dash,
@@ -605,6 +606,83 @@ cdef inline void hc_apply(HCData* d, int m) noexcept nogil:
     end_turn(d, p)
 
 
+# -- the playout's own apply: the rules of hc_apply without the hash ---------------------
+# A random playout below a search's tree is read for its returns (and its ply) only, never
+# for its hash nor for what the discards revealed (``State.playout_c``): these play the same
+# moves to the same scores without keeping either (tests/core/test_playout.py holds them to
+# hc_apply, move for move).
+
+cdef inline void nh_take(HCData* d, int p, int t) noexcept nogil:
+    if d.hand[p][t] == 0:
+        t = HC_UNK
+    d.hand[p][t] -= 1
+    d.hand_size[p] -= 1
+
+cdef void nh_add_to_herd(HCData* d, int k, bint wild, int p) noexcept nogil:
+    cdef int j, col
+    if wild:
+        d.herd_wcl[k] += 1
+    else:
+        d.herd_cats[k] += 1
+    if d.herd_cats[k] + d.herd_wcl[k] < 3:
+        return
+    col = d.herd_col[k]
+    d.out[DOG + col] += 1
+    d.out[col] += d.herd_cats[k]
+    d.out[WCL] += d.herd_wcl[k]
+    d.won[p] += 1
+    for j in range(k + 1, d.nherds):
+        d.herd_col[j - 1] = d.herd_col[j]
+        d.herd_cats[j - 1] = d.herd_cats[j]
+        d.herd_wcl[j - 1] = d.herd_wcl[j]
+    d.nherds -= 1
+
+cdef inline void nh_apply(HCData* d, int m) noexcept nogil:
+    """``hc_apply`` without the hash and the record of what discards reveal."""
+    cdef int p = d.h.current, k, col, i, q
+    if m < M_CAT:
+        nh_take(d, p, DOG + m)
+        k = d.nherds
+        d.nherds += 1
+        d.herd_col[k] = m
+        d.herd_cats[k] = 0
+        d.herd_wcl[k] = 0
+    elif m < M_WCL:
+        k = m - M_CAT
+        nh_take(d, p, d.herd_col[k])
+        nh_add_to_herd(d, k, False, p)
+    elif m < M_STAMP:
+        nh_take(d, p, WCL)
+        nh_add_to_herd(d, m - M_WCL, True, p)
+    elif m == M_STAMP:
+        nh_take(d, p, STAMP)
+        d.discard[STAMP] += 1
+        for col in range(4):
+            while d.discard[col] > 0:
+                k = stampede_target(d, col)
+                if k < 0:
+                    break
+                d.discard[col] -= 1
+                nh_add_to_herd(d, k, False, p)
+    else:
+        nh_take(d, p, m - M_DISC)
+        d.discard[m - M_DISC] += 1
+    # end_turn: draw back up, then the next seat holding cards (pass_to_holder)
+    if d.deck_top < d.deck_len:
+        d.hand[p][d.deck[d.deck_top]] += 1
+        d.hand_size[p] += 1
+        d.deck_top += 1
+    d.h.ply += 1
+    q = p
+    for i in range(d.h.players):
+        q = next_seat(q, d.h.players)
+        if d.hand_size[q] > 0:
+            d.h.current = q
+            return
+    d.h.current = NO_SEAT
+    d.h.terminal = 1
+
+
 cdef class HerdingCats(State):
     """A state of Herding Cats (see the module docstring for cards, moves and notation)."""
 
@@ -619,12 +697,13 @@ cdef class HerdingCats(State):
 
     cdef int playout_c(self, Rng* rng, int* buf) noexcept nogil:
         """The contract's random playout over this module's functions (no virtual call a
-        move), its generator in a local (kept in registers across the moves)."""
+        move), its generator in a local (kept in registers across the moves), without the
+        hash (``nh_apply``)."""
         cdef HCData* d = &self.d
         cdef Rng r = rng[0]
         cdef int n = 0
         while not d.h.terminal:
-            hc_apply(d, buf[rng_below(&r, hc_legal_moves(d, buf))])
+            nh_apply(d, buf[rng_below(&r, hc_legal_moves(d, buf))])
             n += 1
         rng[0] = r
         return n
