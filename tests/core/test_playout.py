@@ -59,7 +59,7 @@ def test_playout_plays_the_rules_game(game, players):
                 assert (moves, scores, ply) == _replay(st, draw_seed), (game, players, seed)
                 assert ply == st.ply + moves
                 n_starts += 1
-    assert n_starts >= 20
+    assert n_starts >= 16       # a fresh deal and a state some moves in, at least
 
 
 def test_playout_from_a_view_is_refused():
