@@ -134,16 +134,23 @@ static void stampede(Game *g, int p) {
 static int legal_moves(Game *g, int *out) {
     unsigned char *hand = g->hand[g->current];
     int n = 0;
-    for (int c = 0; c < 4; c++)
-        if (hand[DOG + c]) out[n++] = M_DOG + c;
-    for (int k = 0; k < g->nherds; k++)
-        if (hand[g->herd_col[k]]) out[n++] = M_CAT + k;
+    /* branch-free: whether a card is in hand is a coin toss to the branch predictor */
+    for (int c = 0; c < 4; c++) {
+        out[n] = M_DOG + c;
+        n += hand[DOG + c] != 0;
+    }
+    for (int k = 0; k < g->nherds; k++) {
+        out[n] = M_CAT + k;
+        n += hand[g->herd_col[k]] != 0;
+    }
     if (hand[WCL])
         for (int k = 0; k < g->nherds; k++) out[n++] = M_WCL + k;
     if (hand[STAMP]) out[n++] = M_STAMP;
     if (n == 0)
-        for (int t = 0; t < TYPES; t++)
-            if (hand[t]) out[n++] = M_DISC + t;
+        for (int t = 0; t < TYPES; t++) {
+            out[n] = M_DISC + t;
+            n += hand[t] != 0;
+        }
     return n;
 }
 
@@ -182,8 +189,8 @@ static void apply(Game *g, int m) {
         g->deck_top++;
         hand_add(g, p, card);
     }
-    for (int i = 1; i <= g->players; i++) {
-        int q = (p + i) % g->players;
+    for (int i = 1, q = p; i <= g->players; i++) {
+        q = q + 1 < g->players ? q + 1 : 0;
         if (g->hand_size[q] > 0) {
             HASH(Z_TURN[p] ^ Z_TURN[q]);
             g->current = q;

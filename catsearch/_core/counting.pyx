@@ -5,7 +5,7 @@
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free
 
-from catsearch._core.rng cimport Rng, rng_seed, rng_next
+from catsearch._core.rng cimport Rng, rng_below, rng_seed, rng_next
 from catsearch._core.state cimport State, header, copy_state, random_playout
 
 import time
@@ -62,9 +62,13 @@ def perft_divide(State root, int depth):
     return out
 
 
-def play_random_games(State template, long long games, uint64_t seed):
+def play_random_games(State template, long long games, uint64_t seed, bint hashed=False):
     """Play ``games`` full uniformly random games, each a fresh deal with ``template``'s
-    players and options, in one C loop over the contract (the loop a playout uses).
+    players and options, in one C loop (the loop a playout uses, ``random_playout``: the
+    game's ``playout_c``, on a search's own copy, ``Header.scratch``: without the record a
+    real game keeps of what its moves reveal, which no playout reads; the moves are the
+    same). ``hashed``: every move through ``legal_moves_c`` and ``apply_c`` instead, keeping
+    the hash, as a search's moves down its tree (``benchmarks/playouts_vs_c.py``).
 
     :returns: ``(moves, seconds)``.
     """
@@ -74,6 +78,7 @@ def play_random_games(State template, long long games, uint64_t seed):
     cdef long long g, moves = 0
     if buf == NULL:
         raise MemoryError()
+    header(st).scratch = 1
     rng_seed(&deal, seed)
     rng_seed(&play, seed ^ <uint64_t>0x5DEECE66D)
     t0 = time.perf_counter()
@@ -81,7 +86,12 @@ def play_random_games(State template, long long games, uint64_t seed):
         with nogil:
             for g in range(games):
                 st.reset_c(rng_next(&deal))
-                moves += random_playout(st, &play, buf)
+                if hashed:
+                    while not header(st).terminal:
+                        st.apply_c(buf[rng_below(&play, st.legal_moves_c(buf))])
+                        moves += 1
+                else:
+                    moves += random_playout(st, &play, buf)
     finally:
         free(buf)
     return moves, time.perf_counter() - t0
@@ -111,6 +121,30 @@ def play_random_from(State view, int seat, long long games, uint64_t seed):
     finally:
         free(buf)
     return moves, time.perf_counter() - t0
+
+
+def playout_from(State st, uint64_t seed):
+    """Play a copy of ``st`` to the end with ``random_playout`` (the game's ``playout_c``),
+    moves drawn from a generator seeded ``seed``: what a search's playout reaches, to hold a
+    game's own playout loop to its ``apply_c`` (tests/core/test_playout.py).
+
+    :returns: ``(moves, scores, ply)`` of the end state.
+    """
+    _need_full(st)
+    cdef State c = st.clone_c()
+    cdef int* buf = <int*>malloc(sizeof(int) * (c.num_distinct_moves_c() + 1))
+    cdef double sc[4]
+    cdef Rng r
+    cdef int n
+    if buf == NULL:
+        raise MemoryError()
+    rng_seed(&r, seed)
+    try:
+        n = random_playout(c, &r, buf)
+    finally:
+        free(buf)
+    c.scores_c(sc)
+    return n, tuple(sc[i] for i in range(header(c).players)), header(c).ply
 
 
 def heuristic_both_ways(State st, uint64_t seed):

@@ -57,6 +57,15 @@ cdef class State:
     cdef int num_distinct_moves_c(self) noexcept nogil
     cdef int legal_moves_c(self, int* out) noexcept nogil
     cdef void apply_c(self, int move) noexcept nogil
+    # play uniformly random moves (``rng_below(rng, n)`` of the ``n`` legal moves, written
+    # into ``buf``, which has room for every move) until the game ends; return how many were
+    # played. The default loops over legal_moves_c and apply_c; a game may override it with
+    # the same loop over its own functions (no virtual call a move): the same moves, the same
+    # draws from ``rng``, the same end state, except that a playout's end is read for its
+    # returns, scores and ply only (a search's playout below its tree, a benchmark's), so
+    # the override may leave the hash and what only a view reads (what the moves revealed)
+    # as they were before the playout
+    cdef int playout_c(self, Rng* rng, int* buf) noexcept nogil
     # the returns: all 0 until the game is over; then the best of scores_c wins, ties share
     cdef void returns_c(self, double* out) noexcept nogil
     # the game's own score per seat (what scores() gives)
@@ -211,15 +220,9 @@ cdef inline void share_returns(double* out, const double* scores, int n) noexcep
         out[p] = 1.0 / k if scores[p] == best else 0.0
 
 cdef inline int random_playout(State st, Rng* rng, int* buf) noexcept nogil:
-    """Play uniformly random moves until the game ends; return how many were played."""
-    cdef Header* h = <Header*>st._data
-    cdef int n = 0
-    cdef int k
-    while not h.terminal:
-        k = st.legal_moves_c(buf)
-        st.apply_c(buf[rng_below(rng, k)])
-        n += 1
-    return n
+    """Play uniformly random moves until the game ends; return how many were played (the
+    game's ``playout_c``: the end state's hash is not kept)."""
+    return st.playout_c(rng, buf)
 
 
 cdef inline int is_legal(State st, int m) except -1:

@@ -71,6 +71,14 @@ cdef class State:
     cdef void apply_c(self, int move) noexcept nogil:
         pass
 
+    cdef int playout_c(self, Rng* rng, int* buf) noexcept nogil:
+        cdef Header* h = <Header*>self._data
+        cdef int n = 0
+        while not h.terminal:
+            self.apply_c(buf[rng_below(rng, self.legal_moves_c(buf))])
+            n += 1
+        return n
+
     cdef void returns_c(self, double* out) noexcept nogil:
         cdef double sc[MAX_PLAYERS]
         cdef int i

@@ -739,6 +739,8 @@ cdef int gen_moves(CEData* d, int* out) noexcept nogil:
     cdef int poss = 0
     cdef unsigned char empties[49]
     cdef unsigned char hs[49]
+    cdef unsigned char own[49]
+    cdef const short* pair
     if d.h.terminal:
         return 0
     if d.phase == PH_HOUSE:
@@ -774,10 +776,9 @@ cdef int gen_moves(CEData* d, int* out) noexcept nogil:
                         n += 1
     if hand[TP] or (unk and poss >> TP & 1):
         ne = 0
-        for sq in range(49):
-            if d.board[sq] == EMPTY:
-                empties[ne] = sq
-                ne += 1
+        for sq in range(49):        # branch-free: which squares are empty is a coin toss
+            empties[ne] = sq
+            ne += d.board[sq] == EMPTY
         for k in range(d.ncats):
             for i in range(ne):
                 out[n] = M_TELE + k * 49 + empties[i]
@@ -788,17 +789,15 @@ cdef int gen_moves(CEData* d, int* out) noexcept nogil:
             n += 1
     if hand[HS] or (unk and poss >> HS & 1):
         nh = 0
-        for sq in range(49):
-            if is_house(d.board[sq]):
-                hs[nh] = sq
-                nh += 1
+        for sq in range(49):        # branch-free, as the teleports
+            hs[nh] = sq
+            own[nh] = d.board[sq]
+            nh += is_house(d.board[sq])
         for i in range(nh):
-            a = hs[i]
+            pair = PAIR[hs[i]]
             for j in range(i + 1, nh):
-                b = hs[j]
-                if d.board[a] != d.board[b]:
-                    out[n] = M_SWAP + PAIR[a][b]
-                    n += 1
+                out[n] = M_SWAP + pair[hs[j]]
+                n += own[i] != own[j]
     out[n] = M_END
     return n + 1
 
@@ -1191,6 +1190,18 @@ cdef class CatEarth(State):
 
     cdef void apply_c(self, int m) noexcept nogil:
         do_move(&self.d, m)
+
+    cdef int playout_c(self, Rng* rng, int* buf) noexcept nogil:
+        """The contract's random playout over this module's functions (no virtual call a
+        move), its generator in a local."""
+        cdef CEData* d = &self.d
+        cdef Rng r = rng[0]
+        cdef int n = 0
+        while not d.h.terminal:
+            do_move(d, buf[rng_below(&r, gen_moves(d, buf))])
+            n += 1
+        rng[0] = r
+        return n
 
     cdef void returns_c(self, double* out) noexcept nogil:
         """The winners (the last seat with houses, or the most houses after round 100)

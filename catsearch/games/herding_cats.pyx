@@ -36,9 +36,11 @@ from catsearch._core.cards cimport (card_in, card_out, chance_from_counts, count
                                     pass_to_holder, put_on_top, redeal_unseen, reveal_unknown,
                                     shuffled_deck, unseen_fn)
 from catsearch._core.observing cimport put_turn
-from catsearch._core.rng cimport Pick, Rng, fill_tables, mix64, pick_offer, pick_start
+from catsearch._core.rng cimport (Pick, Rng, fill_tables, mix64, pick_offer, pick_start,
+                                  rng_below)
 from catsearch._core.state cimport (NO_SEAT, Header, State, fill_weights, heuristic_moves,
-                                    heuristic_weights, normalize, restart, scores_from)
+                                    heuristic_weights, next_seat, normalize, restart,
+                                    scores_from)
 from catsearch._core.text cimport (CardLetters, TextFields, TextOut, card_letters, check_counts,
                                    dash_if_empty, put_c, put_counted_or_dash, put_hands,
                                    put_int, put_ints, put_run_or_dash, put_turn_or_dash,
@@ -417,14 +419,14 @@ cdef inline int play_moves(HCData* d, const unsigned char* have, int* out) noexc
     """Write the plays (no discard) of a mover holding the card types ``have`` marks, in
     move order; return how many."""
     cdef int n = 0, c, k
+    # branch-free: whether a card is in hand is a coin toss to the branch predictor, so each
+    # move is written and kept (``n`` moves on) only if it is legal
     for c in range(4):
-        if have[DOG + c]:
-            out[n] = M_DOG + c
-            n += 1
+        out[n] = M_DOG + c
+        n += have[DOG + c] != 0
     for k in range(d.nherds):
-        if have[d.herd_col[k]]:
-            out[n] = M_CAT + k
-            n += 1
+        out[n] = M_CAT + k
+        n += have[d.herd_col[k]] != 0
     if have[WCL]:
         for k in range(d.nherds):
             out[n] = M_WCL + k
@@ -551,6 +553,136 @@ SPEC = GameSpec(
 fill_weights(HW, HW_N, SPEC)
 
 
+cdef inline int hc_legal_moves(HCData* d, int* out) noexcept nogil:
+    """``legal_moves_c``: the moves of the seat to move, in move order."""
+    cdef unsigned char* hand = d.hand[d.h.current]
+    cdef int n, t
+    if hand[HC_UNK] > 0:
+        return view_moves(d, out)
+    n = play_moves(d, hand, out)
+    if n == 0:      # a discard only when nothing is playable (branch-free, as above)
+        for t in range(HC_TYPES):
+            out[n] = M_DISC + t
+            n += hand[t] != 0
+    return n
+
+
+cdef inline void hc_apply(HCData* d, int m) noexcept nogil:
+    """``apply_c``."""
+    cdef int p = d.h.current
+    cdef int k
+    if d.ncfg[p]:
+        # what seat p's cards were known not to be, kept through its play
+        d.h.hash ^= cfg_key(d, p)
+        cfg_take(d, p, DOG + m if m < M_CAT else d.herd_col[m - M_CAT] if m < M_WCL
+                 else WCL if m < M_STAMP else STAMP if m == M_STAMP else m - M_DISC,
+                 playable_mask(d) if m >= M_DISC else 0)
+        d.h.hash ^= cfg_key(d, p, -1)
+    elif m >= M_DISC and not d.h.scratch:
+        cfg_take(d, p, m - M_DISC, playable_mask(d))     # a discard reveals
+        d.h.hash ^= cfg_key(d, p, -1)
+    if m < M_CAT:
+        hand_take(d, p, DOG + m)
+        k = d.nherds
+        d.nherds += 1
+        d.herd_col[k] = m
+        d.herd_cats[k] = 0
+        d.herd_wcl[k] = 0
+        d.h.hash ^= herd_key(d, k)
+    elif m < M_WCL:
+        k = m - M_CAT
+        hand_take(d, p, d.herd_col[k])
+        add_to_herd(d, k, False, p)
+    elif m < M_STAMP:
+        hand_take(d, p, WCL)
+        add_to_herd(d, m - M_WCL, True, p)
+    elif m == M_STAMP:
+        hand_take(d, p, STAMP)
+        disc_add(d, STAMP)
+        stampede(d, p)
+    else:
+        hand_take(d, p, m - M_DISC)
+        disc_add(d, m - M_DISC)
+    end_turn(d, p)
+
+
+# -- the playout's own apply: the rules of hc_apply without the hash ---------------------
+# A random playout below a search's tree is read for its returns (and its ply) only, never
+# for its hash nor for what the discards revealed (``State.playout_c``): these play the same
+# moves to the same scores without keeping either (tests/core/test_playout.py holds them to
+# hc_apply, move for move).
+
+cdef inline void nh_take(HCData* d, int p, int t) noexcept nogil:
+    if d.hand[p][t] == 0:
+        t = HC_UNK
+    d.hand[p][t] -= 1
+    d.hand_size[p] -= 1
+
+cdef void nh_add_to_herd(HCData* d, int k, bint wild, int p) noexcept nogil:
+    cdef int j, col
+    if wild:
+        d.herd_wcl[k] += 1
+    else:
+        d.herd_cats[k] += 1
+    if d.herd_cats[k] + d.herd_wcl[k] < 3:
+        return
+    col = d.herd_col[k]
+    d.out[DOG + col] += 1
+    d.out[col] += d.herd_cats[k]
+    d.out[WCL] += d.herd_wcl[k]
+    d.won[p] += 1
+    for j in range(k + 1, d.nherds):
+        d.herd_col[j - 1] = d.herd_col[j]
+        d.herd_cats[j - 1] = d.herd_cats[j]
+        d.herd_wcl[j - 1] = d.herd_wcl[j]
+    d.nherds -= 1
+
+cdef inline void nh_apply(HCData* d, int m) noexcept nogil:
+    """``hc_apply`` without the hash and the record of what discards reveal."""
+    cdef int p = d.h.current, k, col, i, q
+    if m < M_CAT:
+        nh_take(d, p, DOG + m)
+        k = d.nherds
+        d.nherds += 1
+        d.herd_col[k] = m
+        d.herd_cats[k] = 0
+        d.herd_wcl[k] = 0
+    elif m < M_WCL:
+        k = m - M_CAT
+        nh_take(d, p, d.herd_col[k])
+        nh_add_to_herd(d, k, False, p)
+    elif m < M_STAMP:
+        nh_take(d, p, WCL)
+        nh_add_to_herd(d, m - M_WCL, True, p)
+    elif m == M_STAMP:
+        nh_take(d, p, STAMP)
+        d.discard[STAMP] += 1
+        for col in range(4):
+            while d.discard[col] > 0:
+                k = stampede_target(d, col)
+                if k < 0:
+                    break
+                d.discard[col] -= 1
+                nh_add_to_herd(d, k, False, p)
+    else:
+        nh_take(d, p, m - M_DISC)
+        d.discard[m - M_DISC] += 1
+    # end_turn: draw back up, then the next seat holding cards (pass_to_holder)
+    if d.deck_top < d.deck_len:
+        d.hand[p][d.deck[d.deck_top]] += 1
+        d.hand_size[p] += 1
+        d.deck_top += 1
+    d.h.ply += 1
+    q = p
+    for i in range(d.h.players):
+        q = next_seat(q, d.h.players)
+        if d.hand_size[q] > 0:
+            d.h.current = q
+            return
+    d.h.current = NO_SEAT
+    d.h.terminal = 1
+
+
 cdef class HerdingCats(State):
     """A state of Herding Cats (see the module docstring for cards, moves and notation)."""
 
@@ -558,56 +690,23 @@ cdef class HerdingCats(State):
 
     # -- the hot contract ---------------------------------------------------------------
     cdef int legal_moves_c(self, int* out) noexcept nogil:
-        cdef HCData* d = &self.d
-        cdef unsigned char* hand = d.hand[d.h.current]
-        cdef int n, t
-        if hand[HC_UNK] > 0:
-            return view_moves(d, out)
-        n = play_moves(d, hand, out)
-        if n == 0:      # a discard only when nothing is playable
-            for t in range(HC_TYPES):
-                if hand[t]:
-                    out[n] = M_DISC + t
-                    n += 1
-        return n
+        return hc_legal_moves(&self.d, out)
 
     cdef void apply_c(self, int m) noexcept nogil:
+        hc_apply(&self.d, m)
+
+    cdef int playout_c(self, Rng* rng, int* buf) noexcept nogil:
+        """The contract's random playout over this module's functions (no virtual call a
+        move), its generator in a local (kept in registers across the moves), without the
+        hash (``nh_apply``)."""
         cdef HCData* d = &self.d
-        cdef int p = d.h.current
-        cdef int k
-        if d.ncfg[p]:
-            # what seat p's cards were known not to be, kept through its play
-            d.h.hash ^= cfg_key(d, p)
-            cfg_take(d, p, DOG + m if m < M_CAT else d.herd_col[m - M_CAT] if m < M_WCL
-                     else WCL if m < M_STAMP else STAMP if m == M_STAMP else m - M_DISC,
-                     playable_mask(d) if m >= M_DISC else 0)
-            d.h.hash ^= cfg_key(d, p, -1)
-        elif m >= M_DISC and not d.h.scratch:
-            cfg_take(d, p, m - M_DISC, playable_mask(d))     # a discard reveals
-            d.h.hash ^= cfg_key(d, p, -1)
-        if m < M_CAT:
-            hand_take(d, p, DOG + m)
-            k = d.nherds
-            d.nherds += 1
-            d.herd_col[k] = m
-            d.herd_cats[k] = 0
-            d.herd_wcl[k] = 0
-            d.h.hash ^= herd_key(d, k)
-        elif m < M_WCL:
-            k = m - M_CAT
-            hand_take(d, p, d.herd_col[k])
-            add_to_herd(d, k, False, p)
-        elif m < M_STAMP:
-            hand_take(d, p, WCL)
-            add_to_herd(d, m - M_WCL, True, p)
-        elif m == M_STAMP:
-            hand_take(d, p, STAMP)
-            disc_add(d, STAMP)
-            stampede(d, p)
-        else:
-            hand_take(d, p, m - M_DISC)
-            disc_add(d, m - M_DISC)
-        end_turn(d, p)
+        cdef Rng r = rng[0]
+        cdef int n = 0
+        while not d.h.terminal:
+            nh_apply(d, buf[rng_below(&r, hc_legal_moves(d, buf))])
+            n += 1
+        rng[0] = r
+        return n
 
     cdef bint allows_c(self, State world, int seat) noexcept nogil:
         """Every other seat's hand in ``world`` is one its discards allow."""
@@ -648,7 +747,11 @@ cdef class HerdingCats(State):
                 hand_add(d, p, d.deck[d.deck_top])
                 d.deck_top += 1
         d.h.current = 0
-        d.h.hash = self.compute_hash_c()
+        # the hash (compute_hash_c's, without recounting): the hands are in already (hand_add
+        # keeps it), then the seat to move and the deck; nothing else is on the table yet
+        d.h.hash ^= turn_key(Z_TURN, 0)
+        for i in range(d.deck_top, d.deck_len):
+            d.h.hash ^= Z_DECK[i][d.deck[i]]
 
     cdef void determinize_c(self, int seat, Rng* rng) noexcept nogil:
         global _N_WORLDS, _N_TRIES, _N_FALLBACKS
