@@ -5,8 +5,8 @@ page): a level is a name, the :func:`~catsearch.search.spec.make_player` spec it
 for, and one line saying what it plays like.
 
 The levels are the ten of the measured ladder (:mod:`catsearch.search.ladder`), named
-``"1"`` to ``"10"``; ``easy``, ``medium`` and ``hard`` (the start page's list, :data:`LEVELS`)
-are names for three of them:
+``"1"`` to ``"10"``; ``easy``, ``medium`` and ``hard`` (:data:`LEVELS`) are names for three
+of them. The browser's start page lists the named levels, then all ten:
 
 =========  ======================  =================================================
 level      spec                    plays like

@@ -60,7 +60,7 @@ except ImportError as _e:  # pragma: no cover - depends on the environment
 import catsearch
 from catsearch._core.options import parse_int
 from catsearch.play.guard import MAX_BODY, RequestGuard
-from catsearch.play.levels import DEFAULT_LEVEL, LEVELS
+from catsearch.play.levels import DEFAULT_LEVEL, LADDER_LEVELS, LEVELS
 from catsearch.play.webextras import (MAX_RECORD_BYTES, game_record, game_settings, hint,
                                       option_info, replay_frames)
 from catsearch.play.webgames import (MAX_MOVE_TEXT, MAX_SEED, ApiError, GameServer, WebGame,
@@ -214,8 +214,12 @@ def create_app(*, max_games: int = 16, idle_seconds: float = 1800.0, ai_delay: f
     async def games(request: Request) -> Response:
         return JSONResponse({
             "games": [{**_game_info(g), "options": option_info(g)} for g in catsearch.GAMES],
-            "levels": [{"name": lv.name, "spec": lv.spec, "description": lv.description}
-                       for lv in LEVELS.values()],
+            # the named levels, then the whole ladder (as ``catsearch-play --level`` takes)
+            "levels": [{"name": lv.name, "label": label, "spec": lv.spec,
+                        "description": lv.description}
+                       for levels, fmt in ((LEVELS, "{} (level {})"), (LADDER_LEVELS, "level {}"))
+                       for lv in levels.values()
+                       for label in [fmt.format(lv.name, lv.spec.rpartition("=")[2])]],
             "default_level": DEFAULT_LEVEL, "seed_links": seed_links})
 
     async def game_state(request: Request) -> Response:

@@ -17,7 +17,7 @@ import catsearch
 from catsearch._core.options import OptionError, check_options, parse_int
 from catsearch._core.state import State
 from catsearch.errors import IllegalMoveError, InvalidMoveError
-from catsearch.play.levels import DEFAULT_LEVEL, LEVELS
+from catsearch.play.levels import DEFAULT_LEVEL, LEVELS, level as find_level
 from catsearch.play.narrate import narrate
 from catsearch.play.reasons import end_reason
 from catsearch.play.record import GameRecord
@@ -101,8 +101,11 @@ def game_settings(params: Mapping[str, str]) -> GameSettings:
     players = _int(params, "players", lo, hi, spec.default_players)
     seat = _int(params, "seat", 0, players - 1, 0)
     level = params.get("level") or DEFAULT_LEVEL
-    if level not in LEVELS:
-        raise ApiError(400, f"unknown level {level[:40]!r}; levels: {', '.join(LEVELS)}")
+    try:
+        level = find_level(level).name
+    except ValueError:
+        raise ApiError(400, f"unknown level {level[:40]!r}; levels: {', '.join(LEVELS)}, "
+                            f"or 1 to 10") from None
     seed = params.get("seed")
     seed = None if seed in (None, "") else _int(params, "seed", 0, MAX_SEED, 0)
     humans = {seat}
@@ -165,7 +168,7 @@ def game_record(game: WebGame) -> GameRecord:
         rec = GameRecord(game=game.initial.game_id, players=game.initial.players,
                          options=dict(game.options), seed=game.seed,
                          deal=game.initial.to_text(),
-                         seats=["human" if s in game.humans else LEVELS[game.level].spec
+                         seats=["human" if s in game.humans else find_level(game.level).spec
                                 for s in range(game.initial.players)],
                          moves=[{"seat": p.seat, "move": p.text} for p in table.history],
                          result={"scores": table.scores(), "returns": table.returns()},

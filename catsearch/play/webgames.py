@@ -18,7 +18,7 @@ from typing import Any
 import catsearch
 from catsearch._core.state import State
 from catsearch.play.reasons import end_reason
-from catsearch.play.levels import LEVELS, opponent
+from catsearch.play.levels import level as find_level, opponent
 from catsearch.play.narrate import Narrator
 from catsearch.search.table import Played, Table
 
@@ -159,7 +159,7 @@ class WebGame:
                      "players": n,
                      "seat": seat, "level": level, "humans": list(humans),
                      "options": self.options,
-                     "opponents": [None if s in humans else LEVELS[level].spec
+                     "opponents": [None if s in humans else find_level(level).spec
                                    for s in range(n)]}
 
     def _players(self) -> list:

@@ -338,7 +338,11 @@ def test_start_page_and_static_files(client):
     assert r.status_code == 200 and "<form" in r.text
     data = client.get("/api/games").json()
     assert [g["id"] for g in data["games"]] == list(catsearch.GAMES)
-    assert [lv["name"] for lv in data["levels"]] == list(LEVELS)
+    # the named levels, then the whole ladder, as ``catsearch-play --level`` takes them
+    assert [lv["name"] for lv in data["levels"]] == list(LEVELS) + [str(n) for n in range(1, 11)]
+    assert data["levels"][0]["label"] == "easy (level 3)"
+    assert data["levels"][-1] == {"name": "10", "label": "level 10", "spec": "level:n=10",
+                                  "description": data["levels"][-1]["description"]}
     for name in ("app.css", "play.js", "render.js", "start.js", "cat.svg"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/../web.py").status_code == 404
@@ -430,3 +434,13 @@ def test_a_reload_resumes_the_same_game_for_the_same_seat(client, game):
     assert after["seat"] == seat and after["ply"] == before["ply"]
     p = play_through(client, gid, seed)
     assert p["over"] and p["result"]["scores"] == web.table.scores()
+
+
+def test_a_game_opens_at_any_level_of_the_ladder(client):
+    gid = open_game(client, "herding-cats", players=2, level="7")
+    p = wait(client, gid)
+    assert p["level"] == "7" and p["opponents"] == [None, "level:n=7"]
+    for bad in ("11", "0", "seven", "7.0"):
+        r = client.get(f"/play?game=herding-cats&players=2&seat=0&level={bad}",
+                       follow_redirects=False)
+        assert r.status_code == 400 and "unknown level" in r.text, (bad, r.text)

@@ -8,7 +8,7 @@
     $("game").append(new Option(g.name, g.id));
   }
   for (const lv of data.levels) {
-    $("level").append(new Option(lv.name, lv.name, false, lv.name === data.default_level));
+    $("level").append(new Option(lv.label || lv.name, lv.name, false, lv.name === data.default_level));
   }
   function fill(select, lo, hi, value) {
     const keep = select.value === "" ? value : Number(select.value);
