@@ -5,7 +5,9 @@ The C compiler runs with ``-O2 -g0``: measured on 2 cores (see ``benchmarks/READ
 time (cat_cards.c: 38.5 s with ``-g -O3``, 15.1 s with ``-g0 -O2``) and buy no speed in the
 benchmarks. Extensions compile on every core (``build_ext`` below sets ``parallel``, also
 under ``pip install``), and each one prints a progress line (``[3/14] catsearch.games.the_cat
-compiled in 9.1 s``: shown by ``python setup.py build_ext`` and ``pip install -v``).
+compiled in 9.1 s``: shown by ``python setup.py build_ext`` and ``pip install -v``, and by a
+plain ``pip install`` too, which hides the build's output: there the lines go straight to the
+terminal, ``/dev/tty``, when there is one; ``CATSEARCH_BUILD_TTY=0`` turns that off).
 
 Set ``CATSEARCH_DEBUG=1`` in the environment to build with bounds and wraparound checks, no
 C optimisation and debug symbols (for chasing a crash); ``CATSEARCH_ANNOTATE=1`` writes
@@ -57,8 +59,32 @@ def jobs():
         return os.cpu_count() or 1
 
 
+def _terminal():
+    """The controlling terminal, opened for writing, when the build's own output goes
+    elsewhere: ``pip install`` keeps the backend's output to itself unless ``-v``, so the
+    progress lines also go straight to the terminal the command was typed in (``None``: no
+    terminal, as in CI, or stderr is the terminal already, or ``CATSEARCH_BUILD_TTY=0``)."""
+    if os.environ.get("CATSEARCH_BUILD_TTY", "") == "0":
+        return None
+    try:
+        if sys.stderr.isatty():
+            return None
+        return open("/dev/tty", "w", encoding="utf-8")
+    except OSError:
+        return None
+
+
+TERMINAL = _terminal()
+
+
 def say(text):
     print(f"catsearch build: {text}", file=sys.stderr, flush=True)
+    if TERMINAL is not None:
+        try:          # "\r" and erase: the line pip's spinner was drawing starts afresh
+            TERMINAL.write(f"\r\033[Kcatsearch build: {text}\n")
+            TERMINAL.flush()
+        except OSError:
+            pass
 
 
 def cache_dir():

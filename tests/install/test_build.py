@@ -147,3 +147,53 @@ def test_a_module_compiles_once(tmp_path):
     assert len(out["cached"]) == 2 and all(n.startswith(("pkg.m0.", "pkg.m1."))
                                            for n in out["cached"])
     assert "from the build cache" in r.stderr
+
+
+SAY = textwrap.dedent("""
+    import os, sys
+    import Cython.Build, setuptools
+    Cython.Build.cythonize = lambda exts, **kw: exts
+    setuptools.setup = lambda **kw: None
+    sys.argv = ["setup.py"]
+    g = {"__name__": "__main__", "__file__": os.path.abspath("setup.py")}
+    exec(compile(open("setup.py").read(), "setup.py", "exec"), g)
+    g["say"]("[1/2] catsearch.games.example compiled in 1.0 s")
+""")
+
+
+def _say_on_a_terminal(**env) -> tuple[str, str]:
+    """(what reached the terminal, stderr) of ``setup.py``'s progress line in a build whose
+    stderr is a pipe, as under ``pip install``, with a pseudo-terminal as its terminal."""
+    import fcntl
+    import pty
+    import select
+    import termios
+    master, slave = pty.openpty()
+
+    def controlling_terminal():
+        os.setsid()
+        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+    try:
+        r = subprocess.run([sys.executable, "-c", SAY], cwd=ROOT, stdin=slave,
+                           capture_output=True, text=True, timeout=120,
+                           env={**os.environ, **env}, preexec_fn=controlling_terminal)
+        assert r.returncode == 0, r.stderr
+        seen = b""
+        while select.select([master], [], [], 0.5)[0]:
+            chunk = os.read(master, 4096)
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(master)
+        os.close(slave)
+    return seen.decode(errors="replace"), r.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a Linux pseudo-terminal")
+def test_progress_reaches_the_terminal_when_pip_hides_the_output():
+    line = "catsearch build: [1/2] catsearch.games.example compiled in 1.0 s"
+    seen, err = _say_on_a_terminal()
+    assert line in seen and line in err         # the terminal, and the log pip -v shows
+    seen, err = _say_on_a_terminal(CATSEARCH_BUILD_TTY="0")
+    assert line not in seen and line in err
