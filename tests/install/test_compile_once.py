@@ -63,6 +63,7 @@ def test_the_second_install_compiles_nothing(tmp_path):
     python = env_dir / "bin" / "python"
     first, built = _install(python, src)
     second, again = _install(python, src)
+    print(f"\ncompile once: first install {first:.1f} s, second {second:.1f} s")
     names = sorted(str(p.relative_to(src).with_suffix("")).replace("/", ".")
                    for p in src.glob("catsearch/**/*.pyx"))
     assert sorted(n for n, _ in built) == names
