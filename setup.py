@@ -18,7 +18,12 @@ checkout, under a key made of the bytes of its C source (Cython's output, which 
 ``.pxd`` it cimports), its name, the compile flags and the interpreter's version and ABI. A
 later build of an unchanged module (``pip wheel .`` after ``pip install -e .``, an extra
 installed, the editable install again) copies it from there instead of compiling it again.
-``CATSEARCH_BUILD_CACHE=0`` turns the cache off; ``CATSEARCH_BUILD_CACHE=DIR`` puts it in DIR.
+Cython's translation is kept there too (``build/ext-cache/c/``), under a key made of the bytes
+of every file Cython reads for the module (its ``.pyx``, the ``.pxd`` files it cimports,
+Cython's own) with Cython's version and the directives: pip builds in a fresh environment
+each time, whose Cython is newer than any C file, so Cython's own check of the files' dates
+would translate every module again. ``CATSEARCH_BUILD_CACHE=0`` turns the cache off;
+``CATSEARCH_BUILD_CACHE=DIR`` puts it in DIR.
 """
 import hashlib
 import os
@@ -203,12 +208,71 @@ def extensions():
     return exts
 
 
+def cython_key(ext, tree):
+    """What Cython's C for ``ext`` depends on: the bytes of every file it reads (its
+    ``.pyx``, each ``.pxd`` it cimports, Cython's own), Cython's version and the directives."""
+    import Cython
+
+    h = hashlib.sha256()
+    for part in (ext.name, Cython.__version__, repr(sorted(directives.items()))):
+        h.update(part.encode() + b"\0")
+    for dep in sorted(tree.all_dependencies(ext.sources[0])):
+        h.update(Path(dep).read_bytes() + b"\0")
+    return h.hexdigest()[:20]
+
+
+def translate(exts):
+    """Cython's translation of every extension, each module's C from the cache when this
+    Cython already translated these very sources (pip builds in a fresh environment each
+    time, whose Cython files are newer than any C, so Cython's own timestamp check would
+    translate everything again), the others by ``cythonize`` (and kept in the cache)."""
+    annotate = os.environ.get("CATSEARCH_ANNOTATE", "") not in ("", "0")
+    root = cache_dir()
+    if root is None or annotate:
+        return cythonize(exts, compiler_directives=directives, annotate=annotate,
+                         nthreads=jobs())
+    from Cython.Build.Dependencies import create_dependency_tree
+
+    tree = create_dependency_tree()
+    todo, keys = [], {}
+    for ext in exts:
+        c_file = Path(ext.sources[0]).with_suffix(".c")
+        try:
+            key = cython_key(ext, tree)
+        except OSError:
+            todo.append(ext)
+            continue
+        keys[ext.name] = cached = root / "c" / f"{ext.name}.{key}.c"
+        if cached.is_file():
+            shutil.copyfile(cached, c_file)
+            ext.sources = [str(c_file)] + ext.sources[1:]
+        else:
+            todo.append(ext)
+    if len(todo) < len(exts):
+        say(f"the C of {len(exts) - len(todo)} of {len(exts)} modules from the build cache")
+    if todo:
+        # force: what is not in the cache is translated now, whatever the C files' dates
+        todo = cythonize(todo, compiler_directives=directives, nthreads=jobs(), force=True)
+        for ext in todo:
+            cached = keys.get(ext.name)
+            if cached is None:
+                continue
+            try:
+                cached.parent.mkdir(parents=True, exist_ok=True)
+                old = re.compile(re.escape(ext.name) + r"\.[0-9a-f]{20}\.c")
+                for path in cached.parent.iterdir():
+                    if path != cached and old.fullmatch(path.name):
+                        path.unlink(missing_ok=True)
+                tmp = cached.with_name(cached.name + f".{os.getpid()}.tmp")
+                shutil.copyfile(ext.sources[0], tmp)
+                os.replace(tmp, cached)
+            except OSError as e:
+                say(f"could not keep the C of {ext.name} in the build cache ({e})")
+    done = {ext.name: ext for ext in todo}
+    return [done.get(ext.name, ext) for ext in exts]
+
+
 setup(
-    ext_modules=cythonize(
-        extensions(),
-        compiler_directives=directives,
-        annotate=os.environ.get("CATSEARCH_ANNOTATE", "") not in ("", "0"),
-        nthreads=jobs(),
-    ),
+    ext_modules=translate(extensions()),
     cmdclass={"build_ext": build_ext, "bdist_wheel": bdist_wheel},
 )

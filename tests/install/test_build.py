@@ -44,8 +44,12 @@ SCRIPT = textwrap.dedent("""
 
 def _config(**env):
     import os
-    r = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True,
-                       text=True, timeout=120, env={**os.environ, **env})
+    import tempfile
+    # an empty build cache: every module goes to (the stubbed) cythonize
+    with tempfile.TemporaryDirectory() as cache:
+        r = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True,
+                           text=True, timeout=120,
+                           env={**os.environ, "CATSEARCH_BUILD_CACHE": cache, **env})
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 
@@ -121,7 +125,8 @@ CACHE_SCRIPT = textwrap.dedent("""
     steps = [build("lib1"), build("lib2")]
     write("m1.c", "one, edited")
     steps += [build("lib3"), build("lib4", ["-O0"])]
-    cached = sorted(os.listdir(os.environ["CATSEARCH_BUILD_CACHE"]))
+    root = os.environ["CATSEARCH_BUILD_CACHE"]
+    cached = sorted(n for n in os.listdir(root) if os.path.isfile(os.path.join(root, n)))
     print(json.dumps({"steps": steps, "cached": cached}))
 """)
 
@@ -147,6 +152,69 @@ def test_a_module_compiles_once(tmp_path):
     assert len(out["cached"]) == 2 and all(n.startswith(("pkg.m0.", "pkg.m1."))
                                            for n in out["cached"])
     assert "from the build cache" in r.stderr
+
+
+TRANSLATE_SCRIPT = textwrap.dedent("""
+    import json, os, sys
+    import Cython.Build, setuptools
+    real = Cython.Build.cythonize
+    Cython.Build.cythonize = lambda exts, **kw: exts
+    setuptools.setup = lambda **kw: None
+    sys.argv = ["setup.py"]
+    g = {"__name__": "__main__", "__file__": os.path.abspath("setup.py")}
+    exec(compile(open("setup.py").read(), "setup.py", "exec"), g)
+    translated = []
+
+    def counting(exts, **kw):
+        translated.extend(e.name for e in exts)
+        return real(exts, **kw)
+    g["cythonize"] = counting
+    from setuptools import Extension
+    os.chdir(os.environ["WORK"])
+
+    def run():
+        translated.clear()
+        exts = g["translate"]([Extension(f"pkg.{m}", [f"pkg/{m}.pyx"]) for m in ("a", "b")])
+        c = {e.name: open(e.sources[0]).read() for e in exts}
+        return {"translated": sorted(translated), "sources": [e.sources[0] for e in exts],
+                "c_holds_7": "= 7" in c["pkg.a"]}
+    steps = [run(), run()]
+    os.utime("pkg/a.pyx")          # newer than its C, the same bytes: nothing to translate
+    steps.append(run())
+    with open("pkg/common.pxd", "w") as f:
+        f.write("cdef enum:\\n    SEVEN = 7\\n")
+    steps.append(run())
+    print(json.dumps(steps))
+""")
+
+
+def test_cython_translates_once(tmp_path):
+    """Cython's C comes from the build cache when Cython read the same bytes before (pip's
+    fresh build environment makes Cython's own files newer than any C: its check of dates
+    would translate everything again); an edited ``.pxd`` translates again only the modules
+    that cimport it (Cython runs for real, on a two-module package)."""
+    import os
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "common.pxd").write_text("cdef enum:\n    SEVEN = 6\n")
+    (pkg / "a.pyx").write_text("from pkg.common cimport SEVEN\n\ndef seven():\n"
+                               "    return SEVEN\n")
+    (pkg / "b.pyx").write_text("def one():\n    return 1\n")
+    r = subprocess.run([sys.executable, "-c", TRANSLATE_SCRIPT], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "WORK": str(tmp_path),
+                            "CATSEARCH_BUILD_CACHE": str(tmp_path / "cache")})
+    assert r.returncode == 0, r.stderr
+    # the last line: Cython prints what it translates before
+    first, again, touched, edited = json.loads(r.stdout.splitlines()[-1])
+    assert first["translated"] == ["pkg.a", "pkg.b"]
+    assert first["sources"] == ["pkg/a.c", "pkg/b.c"]
+    assert again["translated"] == [] and again["sources"] == first["sources"]
+    assert touched["translated"] == []
+    assert edited["translated"] == ["pkg.a"] and edited["c_holds_7"]
+    assert not first["c_holds_7"]
+    assert "the C of 2 of 2 modules from the build cache" in r.stderr
 
 
 SAY = textwrap.dedent("""
