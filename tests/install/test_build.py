@@ -50,6 +50,9 @@ def _config(**env):
         r = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True,
                            text=True, timeout=120,
                            env={**os.environ, "CATSEARCH_BUILD_CACHE": cache, **env})
+        # the stub's "C" (the .pyx itself) is not Cython's output: the cache keeps none of it
+        kept = list(Path(cache).rglob("*.c"))
+    assert not kept, kept
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 
@@ -184,6 +187,11 @@ TRANSLATE_SCRIPT = textwrap.dedent("""
     with open("pkg/common.pxd", "w") as f:
         f.write("cdef enum:\\n    SEVEN = 7\\n")
     steps.append(run())
+    for name in os.listdir(os.environ["CATSEARCH_BUILD_CACHE"] + "/c"):
+        if name.startswith("pkg.b."):    # a file in the cache that Cython did not write
+            with open(os.environ["CATSEARCH_BUILD_CACHE"] + "/c/" + name, "w") as f:
+                f.write("not C")
+    steps.append(run())
     print(json.dumps(steps))
 """)
 
@@ -192,7 +200,8 @@ def test_cython_translates_once(tmp_path):
     """Cython's C comes from the build cache when Cython read the same bytes before (pip's
     fresh build environment makes Cython's own files newer than any C: its check of dates
     would translate everything again); an edited ``.pxd`` translates again only the modules
-    that cimport it (Cython runs for real, on a two-module package)."""
+    that cimport it, and a cached file Cython did not write is not used (Cython runs for
+    real, on a two-module package)."""
     import os
     pkg = tmp_path / "pkg"
     pkg.mkdir()
@@ -207,13 +216,14 @@ def test_cython_translates_once(tmp_path):
                             "CATSEARCH_BUILD_CACHE": str(tmp_path / "cache")})
     assert r.returncode == 0, r.stderr
     # the last line: Cython prints what it translates before
-    first, again, touched, edited = json.loads(r.stdout.splitlines()[-1])
+    first, again, touched, edited, spoiled = json.loads(r.stdout.splitlines()[-1])
     assert first["translated"] == ["pkg.a", "pkg.b"]
     assert first["sources"] == ["pkg/a.c", "pkg/b.c"]
     assert again["translated"] == [] and again["sources"] == first["sources"]
     assert touched["translated"] == []
     assert edited["translated"] == ["pkg.a"] and edited["c_holds_7"]
     assert not first["c_holds_7"]
+    assert spoiled["translated"] == ["pkg.b"]     # what Cython did not write is not used
     assert "the C of 2 of 2 modules from the build cache" in r.stderr
 
 
@@ -242,9 +252,11 @@ def _say_on_a_terminal(**env) -> tuple[str, str]:
         os.setsid()
         fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
     try:
+        # no build cache: the stubbed cythonize translates nothing that could be kept
         r = subprocess.run([sys.executable, "-c", SAY], cwd=ROOT, stdin=slave,
                            capture_output=True, text=True, timeout=120,
-                           env={**os.environ, **env}, preexec_fn=controlling_terminal)
+                           env={**os.environ, "CATSEARCH_BUILD_CACHE": "0", **env},
+                           preexec_fn=controlling_terminal)
         assert r.returncode == 0, r.stderr
         seen = b""
         while select.select([master], [], [], 0.5)[0]:
