@@ -114,6 +114,22 @@ def cache_key(ext):
     return h.hexdigest()[:20]
 
 
+def keep(path, cached, name):
+    """Put the file ``path`` in the build cache as ``cached`` (atomically: no build reads
+    half a file), the one build of module ``name`` kept in that folder (older ones go)."""
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        old = re.compile(re.escape(name) + r"\.[0-9a-f]{20}\.")
+        for other in cached.parent.iterdir():
+            if other != cached and old.match(other.name) and other.suffix != ".tmp":
+                other.unlink(missing_ok=True)
+        tmp = cached.with_name(cached.name + f".{os.getpid()}.tmp")
+        shutil.copy2(path, tmp)
+        os.replace(tmp, cached)
+    except OSError as e:
+        say(f"could not keep {path.name} of {name} in the build cache ({e})")
+
+
 class build_ext(_build_ext):
     """``build_ext`` compiling on every core, with a progress line per extension, and the
     compiled modules kept in a cache (``cache_dir``) that later builds copy from."""
@@ -169,18 +185,7 @@ class build_ext(_build_ext):
             built.unlink(missing_ok=True)
         super().build_extension(ext)
         if cached is not None and built.is_file():
-            try:
-                cached.parent.mkdir(parents=True, exist_ok=True)
-                # older builds of this module go: one build a module is kept
-                old = re.compile(re.escape(ext.name) + r"\.[0-9a-f]{20}\.")
-                for path in cached.parent.iterdir():
-                    if path != cached and old.match(path.name) and path.suffix != ".tmp":
-                        path.unlink(missing_ok=True)
-                tmp = cached.with_name(cached.name + f".{os.getpid()}.tmp")
-                shutil.copy2(built, tmp)
-                os.replace(tmp, cached)
-            except OSError as e:
-                say(f"could not keep {ext.name} in the build cache ({e})")
+            keep(built, cached, ext.name)
         return ""
 
 
@@ -265,19 +270,8 @@ def translate(exts):
         todo = cythonize(todo, compiler_directives=directives, nthreads=jobs(), force=True)
         for ext in todo:
             cached = keys.get(ext.name)
-            if cached is None or not cython_output(ext.sources[0]):
-                continue
-            try:
-                cached.parent.mkdir(parents=True, exist_ok=True)
-                old = re.compile(re.escape(ext.name) + r"\.[0-9a-f]{20}\.c")
-                for path in cached.parent.iterdir():
-                    if path != cached and old.fullmatch(path.name):
-                        path.unlink(missing_ok=True)
-                tmp = cached.with_name(cached.name + f".{os.getpid()}.tmp")
-                shutil.copyfile(ext.sources[0], tmp)
-                os.replace(tmp, cached)
-            except OSError as e:
-                say(f"could not keep the C of {ext.name} in the build cache ({e})")
+            if cached is not None and cython_output(ext.sources[0]):
+                keep(Path(ext.sources[0]), cached, ext.name)
     done = {ext.name: ext for ext in todo}
     return [done.get(ext.name, ext) for ext in exts]
 
