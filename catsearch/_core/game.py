@@ -65,6 +65,10 @@ class GameSpec:
     :ivar search_defaults: the searchers' options this game sets otherwise than every game
         (``(("cutoff", 8),)``: tuned on the game), as ``(option, value)`` pairs; a player's
         own option overrides them (:meth:`search_default`).
+    :ivar ladder: the game's own ladder of strength levels (``catsearch.search.ladder``),
+        measured on it: ten ``(iterations, temperature)`` pairs, level 1 first, each the
+        ISMCTS iterations a move and the temperature of the final move's draw from the
+        visits; ``()``: the ladder every game plays by.
     :ivar gloss: ``gloss(observation, seat)``, an observation's text in plain words for a
         person (``seat``: the seat that saw it, "you"), or ``None`` where it has none; the
         terminal and the browser show it beside the notation. ``None``: the notation only.
@@ -96,6 +100,7 @@ class GameSpec:
     heuristic_weights: tuple[Option, ...] = ()
     max_game_length: Callable[[int], int] | None = field(default=None, compare=False)
     search_defaults: tuple[tuple[str, Any], ...] = ()
+    ladder: tuple[tuple[int, float], ...] = ()
     gloss: Callable[[str, int | None], str | None] | None = field(default=None, compare=False)
     render: str | None = None
     hidden_moves: bool = False

@@ -756,6 +756,10 @@ SPEC = GameSpec(
     ),
     max_game_length=max_game_length, search_defaults=(("exploration", 0.92), ("prior", 0.37)),
     gloss=gloss, render="cat-cards", moves_left=moves_left,
+    # strength levels, measured here (docs/play.rst): the common ladder's first steps are
+    # none in this game, its middle ones up to +215 Elo
+    ladder=((4, 1.0), (25, 0.7), (60, 0.5), (130, 0.33), (250, 0.25), (400, 0.18),
+            (700, 0.12), (1500, 0.05), (3000, 0.0), (8000, 0.0)),
     hidden_moves=False)    # every move is seen as it was made
 fill_weights(HW, HW_N, SPEC)
 

@@ -1174,6 +1174,11 @@ SPEC = GameSpec(
     ),
     max_game_length=max_game_length, search_defaults=(("cutoff", 10),), gloss=gloss,
     render="cat-earth", moves_left=moves_left,
+    # strength levels, measured here (docs/play.rst): a random move is far weaker in this
+    # game than a few iterations' draw, so the low levels soften the draw (temperature)
+    # rather than cut the search; the common ladder's level 2 is 359 Elo below its level 1
+    ladder=((20, 100.0), (20, 4.0), (20, 2.0), (20, 1.4), (20, 1.0), (30, 0.7), (60, 0.5),
+            (120, 0.35), (400, 0.2), (8000, 0.0)),
     hidden_moves=False)    # every move is seen as it was made
 fill_weights(HW, HW_N, SPEC)
 

@@ -6,7 +6,9 @@ for, and one line saying what it plays like.
 
 The levels are the ten of the measured ladder (:mod:`catsearch.search.ladder`), named
 ``"1"`` to ``"10"``; ``easy``, ``medium`` and ``hard`` (:data:`LEVELS`) are names for three
-of them. The browser's start page lists the named levels, then all ten:
+of them. A level plays the rung of its game's own ladder where the game declares one (the
+start page says which, per game); the descriptions here are the common ladder's. The
+browser's start page lists the named levels, then all ten:
 
 =========  ======================  =================================================
 level      spec                    plays like

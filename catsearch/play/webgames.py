@@ -20,6 +20,7 @@ from catsearch._core.state import State
 from catsearch.play.reasons import end_reason
 from catsearch.play.levels import level as find_level, opponent
 from catsearch.play.narrate import Narrator
+from catsearch.search.ladder import ladder
 from catsearch.search.table import Played, Table
 
 __all__ = ["GameServer", "WebGame", "seat_payload", "result_payload", "parse_fields",
@@ -53,7 +54,9 @@ def _game_info(game: str) -> dict:
     spec = catsearch.game_class(game).spec
     lo, hi = spec.seats
     return {"id": game, "name": spec.name, "min_players": lo, "max_players": hi,
-            "default_players": spec.default_players}
+            "default_players": spec.default_players,
+            # what each level of the game's own ladder plays, level 1 first
+            "ladder": [r.description for r in ladder(game)]}
 
 
 def seat_payload(meta: dict, view: State, log: list[dict], *, your_turn: bool,

@@ -202,6 +202,12 @@ def _check_declaration(ck: _Checker, spec, players: int) -> None:
         ck.expect(name in NO_GAME_DEFAULT, f"GameSpec.search_defaults sets {name!r}, which is "
                   f"no searcher option a game may set (those are "
                   f"{', '.join(sorted(NO_GAME_DEFAULT))})")
+    if spec.ladder:
+        from catsearch.search.ladder import make_ladder
+        try:
+            make_ladder(spec.ladder)
+        except (TypeError, ValueError) as e:
+            ck.fail(f"GameSpec.ladder is no ladder: {e}")
     ck.expect(spec.gloss is None or callable(spec.gloss), "GameSpec.gloss is not callable")
     ck.expect(spec.render is None or isinstance(spec.render, str),
               "GameSpec.render is the name of a browser drawing (a str) or None")

@@ -25,7 +25,7 @@ def test_the_four_games_declare_everything():
 def test_a_game_that_declares_nothing_more_works_everywhere(game_id):
     spec = catsearch.game_class(game_id).spec
     assert spec.max_game_length is None and spec.gloss is None and spec.render is None
-    assert spec.search_defaults == ()
+    assert spec.search_defaults == () and spec.ladder == ()
     for name, value in NO_GAME_DEFAULT.items():
         assert game_default(name, game_id) == value
     assert describe_observation(game_id, "anything") is None
@@ -44,6 +44,11 @@ def test_the_declarations_are_checked():
         _check_declaration(ck, dataclasses.replace(spec, search_defaults=(("playouts", 3),)), 2)
     with pytest.raises(ConformanceError, match="max_game_length"):
         _check_declaration(ck, dataclasses.replace(spec, max_game_length=lambda n: 0), 2)
+    with pytest.raises(ConformanceError, match="ladder.*10 levels, not 2"):
+        _check_declaration(ck, dataclasses.replace(spec, ladder=((4, 1.0), (8, 0.5))), 2)
+    zero = tuple((9 - k, 0.5) for k in range(10))
+    with pytest.raises(ConformanceError, match="level 10's iterations \\(0\\)"):
+        _check_declaration(ck, dataclasses.replace(spec, ladder=zero), 2)
 
 
 @pytest.mark.parametrize("game_id, hidden", [("herding-cats", False), ("the-cat", True),

@@ -110,6 +110,13 @@ def test_level_option_plays_the_ladder(engine):
     engine.send("go")
     lines = engine.until("bestmove")
     assert f" iterations {LADDER[2].iterations} " in lines[-2]
+    # the same level in a game with its own ladder plays that game's rung
+    from catsearch.search.ladder import rung
+    engine.ask("position cat-cards players 2 startpos seed 1")
+    engine.send("go")
+    own = rung(3, "cat-cards").iterations
+    assert own != LADDER[2].iterations
+    assert f" iterations {own} " in engine.until("bestmove")[-2]
     assert "0 to 10" in engine.ask("setoption name Level value 11")[0]
     engine.ask("setoption name Level value 0", "setoption name Player value random")
     engine.send("go")
@@ -150,6 +157,50 @@ def test_ladder_levels():
     b = catsearch.make_player("level:n=2,seed=5")
     assert isinstance(a, LevelPlayer)
     assert [a.search(st).move for _ in range(5)] == [b.search(st).move for _ in range(5)]
+
+
+def test_a_game_plays_its_own_ladder():
+    """A game that declares a ladder (GameSpec.ladder) is played by it: the same level
+    searches the game's iterations; a game that declares none plays LADDER."""
+    import dataclasses
+
+    from catsearch.search.ladder import ladder, make_ladder
+    for game_id in catsearch.GAMES:
+        spec = catsearch.game_class(game_id).spec
+        assert ladder(game_id) == (make_ladder(spec.ladder) if spec.ladder else LADDER)
+    assert ladder("toy-sum") is LADDER and ladder() is LADDER
+    with pytest.raises(ValueError, match="unknown game"):
+        ladder("chess")
+    st = catsearch.new_game("herding-cats", players=2, seed=1)
+    p = catsearch.make_player("level:n=7,seed=1")
+    assert p.rung_for(st) == LADDER[6] and p.search(st).iterations == LADDER[6].iterations
+    # the same player in Cat Cards plays Cat Cards' own rung, which differs
+    cc = catsearch.new_game("cat-cards", players=2, seed=1)
+    own = make_ladder(catsearch.game_class("cat-cards").spec.ladder)[1]
+    two = catsearch.make_player("level:n=2,seed=1")
+    assert two.rung_for(cc) == own != LADDER[1]
+    assert two.search(cc).iterations == own.iterations
+    q = catsearch.make_player("level:n=7,iterations=33,temperature=2,seed=1")
+    assert q.rung_for(st) == dataclasses.replace(LADDER[6], iterations=33, temperature=2.0)
+    assert q.search(st).iterations == 33
+    with pytest.raises(ValueError, match="temperature"):
+        catsearch.make_player("level:n=7,temperature=-1")
+
+
+def test_make_ladder_names_what_is_wrong():
+    from catsearch.search.ladder import make_ladder
+    good = [(4 * (k + 1), 1.0) for k in range(10)]
+    assert [r.iterations for r in make_ladder(good)] == [4 * (k + 1) for k in range(10)]
+    with pytest.raises(TypeError, match="not str"):
+        make_ladder("4:1,8:1")
+    with pytest.raises(TypeError, match="level 3 of a ladder is 7"):
+        make_ladder(good[:2] + [7] + good[3:])
+    with pytest.raises(TypeError, match="level 1's iterations are a whole number, not 4.5"):
+        make_ladder([(4.5, 1.0)] + good[1:])
+    with pytest.raises(ValueError, match="level 10's temperature \\(inf\\)"):
+        make_ladder(good[:9] + [(100, float("inf"))])
+    with pytest.raises(ValueError, match="10 levels, not 9"):
+        make_ladder(good[:9])
 
 
 def test_arena_lets_an_engine_ponder(tmp_path):

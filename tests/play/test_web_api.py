@@ -343,6 +343,13 @@ def test_start_page_and_static_files(client):
     assert data["levels"][0]["label"] == "easy (level 3)"
     assert data["levels"][-1] == {"name": "10", "label": "level 10", "spec": "level:n=10",
                                   "description": data["levels"][-1]["description"]}
+    # what each level plays in each game: the game's own ladder where it declares one
+    from catsearch.search.ladder import LADDER, ladder
+    for g in data["games"]:
+        assert g["ladder"] == [r.description for r in ladder(g["id"])]
+    by_id = {g["id"]: g for g in data["games"]}
+    assert by_id["herding-cats"]["ladder"] == [r.description for r in LADDER]
+    assert by_id["cat-earth"]["ladder"][0] != by_id["herding-cats"]["ladder"][0]
     for name in ("app.css", "play.js", "render.js", "start.js", "cat.svg"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/../web.py").status_code == 404

@@ -77,7 +77,9 @@
     options(g);
     people();
     const lv = data.levels.find((l) => l.name === $("level").value);
-    $("level-doc").textContent = lv ? `${lv.name}: ${lv.description} (${lv.spec})` : "";
+    // a level plays its game's own rung: say that one, not the common ladder's
+    const rung = lv ? g.ladder[Number(lv.spec.split("=").pop()) - 1] : "";
+    $("level-doc").textContent = lv ? `${lv.name}: ${rung || lv.description} (${lv.spec})` : "";
   }
   $("game").addEventListener("change", update);
   $("players").addEventListener("change", update);
