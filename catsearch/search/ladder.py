@@ -120,12 +120,17 @@ def ladder(game: str | None = None) -> tuple[Rung, ...]:
 _LADDERS: dict[tuple, tuple[Rung, ...]] = {}
 
 
-def _ladder_of(pairs: tuple) -> tuple[Rung, ...]:
+def _ladder_of(pairs: Any) -> tuple[Rung, ...]:
+    """The ladder a game declares (``GameSpec.ladder``), checked and built once."""
     if not pairs:
         return LADDER
-    if pairs not in _LADDERS:
-        _LADDERS[pairs] = make_ladder(pairs)
-    return _LADDERS[pairs]
+    try:
+        return _LADDERS[pairs]
+    except KeyError:
+        made = _LADDERS[pairs] = make_ladder(pairs)
+        return made
+    except TypeError:           # unhashable (lists): checked and built every time
+        return make_ladder(pairs)
 
 
 def rung(level: int, game: str | None = None) -> Rung:
