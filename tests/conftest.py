@@ -52,3 +52,18 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture
 def rng():
     return random.Random(12345)
+
+
+@pytest.fixture(scope="session")
+def load_script():
+    """``load_script(path)``: a Python file that is no module of the package (a benchmark
+    script), loaded as a module of its own, so that a test can call and patch its functions."""
+    import importlib.util
+
+    def load(path: Path):
+        spec = importlib.util.spec_from_file_location(f"script_{Path(path).stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    return load

@@ -2,7 +2,6 @@
 given with --rungs), a rerun with --record takes the steps already measured instead of
 playing them again, and --doc writes each game's table into its own part of the page,
 leaving the other games' parts as they were."""
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -13,11 +12,8 @@ SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "levels.py"
 
 
 @pytest.fixture(scope="module")
-def levels():
-    spec = importlib.util.spec_from_file_location("levels_script", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def levels(load_script):
+    return load_script(SCRIPT)
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
 """benchmarks/value_of_information.py: the oracle's game loop gives only the oracle's seat
 the view that shows every hand, a rerun resumes from its file, and the table counts whole
 deal groups with the arena's statistics."""
-import importlib.util
 import json
 from pathlib import Path
 
@@ -11,11 +10,8 @@ SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "value_of_informat
 
 
 @pytest.fixture(scope="module")
-def voi():
-    spec = importlib.util.spec_from_file_location("value_of_information", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def voi(load_script):
+    return load_script(SCRIPT)
 
 
 def test_only_the_oracles_seat_sees_every_hand(voi, monkeypatch):
