@@ -7,7 +7,8 @@ else the ladder every game plays by) or on a candidate given with ``--rungs`` (t
 level's Elo above level 1 is the sum of the steps below it (its interval: the steps' half
 widths added in quadrature, the matches being independent). The table replaces the one
 between the markers of docs/play.rst (``--doc``), so the page ships what was measured, with
-the command that measured it.
+the command that measured it. Each step shows its games as they end (stderr); Ctrl-C stops
+at once, and with ``--record FILE`` the same command goes on where it stopped.
 
     nice -n 10 python benchmarks/levels.py --games herding-cats --groups 30 -j 2 --doc
     python benchmarks/levels.py --games cat-earth --rungs 12:1,20:0.8,30:0.6,45:0.5,60:0.45,90:0.4,120:0.35,250:0.25,1000:0.1,4000:0
@@ -43,7 +44,8 @@ def measure_step(game: str, rungs: tuple[Rung, ...], level: int, groups: int, jo
     games."""
     r = run_match(game, [f"L{level}={spec(rungs[level - 1])}",
                          f"L{level - 1}={spec(rungs[level - 2])}"],
-                  groups=groups, seed=seed, concurrency=jobs)
+                  groups=groups, seed=seed, concurrency=jobs, progress=True,
+                  raise_on_interrupt=True)
     e = {k: None if v is None else float(v) for k, v in r.summary["elo"].items()
          if k in ("value", "low", "high")}       # the summary writes infinities as text
     return {"level": level, "elo": e["value"], "low": e["low"], "high": e["high"],
@@ -153,7 +155,15 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.monotonic()
             s = done.get((key, level))
             if s is None:
-                s = measure_step(game, rungs, level, args.groups, args.concurrency, args.seed)
+                try:
+                    s = measure_step(game, rungs, level, args.groups, args.concurrency,
+                                     args.seed)
+                except KeyboardInterrupt:
+                    kept = (f"the steps measured are in {record}: run the same command to "
+                            f"go on" if record else "give --record FILE to keep the steps")
+                    print(f"levels.py: interrupted at {game} level {level}; {kept}",
+                          file=sys.stderr)
+                    return 130
                 if record:
                     with record.open("a", encoding="utf-8") as f:
                         f.write(json.dumps({"key": key, **s}) + "\n")

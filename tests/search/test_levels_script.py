@@ -2,6 +2,7 @@
 given with --rungs), a rerun with --record takes the steps already measured instead of
 playing them again, and --doc writes each game's table into its own part of the page,
 leaving the other games' parts as they were."""
+import json
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,20 @@ def test_the_doc_keeps_the_games_not_measured(levels, played, tmp_path, monkeypa
     assert "--groups 2 --levels 2 --doc``" in text[hc:ce]
     assert "--groups 3 --levels 2 --doc``" in text[ce:]      # not where it kept its steps
     assert f"\n\n{levels.END}" in text
+
+
+def test_an_interrupt_keeps_the_steps_done(levels, monkeypatch, tmp_path, capsys):
+    record = tmp_path / "steps.jsonl"
+
+    def measure(game, rungs, level, groups, jobs, seed):
+        if level == 3:
+            raise KeyboardInterrupt
+        return {"level": level, "elo": 10.0, "low": 0.0, "high": 20.0, "games": 2,
+                "failures": 0}
+
+    monkeypatch.setattr(levels, "measure_step", measure)
+    assert levels.main(["--games", "cat-cards", "--groups", "1", "--levels", "2-4",
+                        "--record", str(record)]) == 130
+    assert f"interrupted at cat-cards level 3; the steps measured are in {record}" in \
+        capsys.readouterr().err
+    assert [json.loads(x)["level"] for x in record.read_text().splitlines()] == [2]
