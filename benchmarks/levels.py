@@ -3,15 +3,17 @@
 Each level plays the one below it in the arena (2 seats, duplicate deals: every deal is
 played from both seats), for each game asked, on the game's own ladder (``GameSpec.ladder``,
 else the ladder every game plays by) or on a candidate given with ``--rungs`` (ten
-``iterations:temperature`` pairs, to try a ladder before a game declares it); the Elo of each step has a 95% interval, and a
-level's Elo above level 1 is the sum of the steps below it (its interval: the steps' half
-widths added in quadrature, the matches being independent). The table replaces the one
-between the markers of docs/play.rst (``--doc``), so the page ships what was measured, with
-the command that measured it. Each step shows its games as they end (stderr); Ctrl-C stops
-at once, and with ``--record FILE`` the same command goes on where it stopped.
+``iterations:temperature`` pairs, to try a ladder before a game declares it). The Elo of
+each step has a 95% interval, and a level's Elo above level 1 is the sum of the steps below
+it (its interval: the steps' half widths added in quadrature, the matches being
+independent). ``--doc`` writes each game's table into its own part of docs/play.rst (between
+the markers, ``.. levels: GAME``), with the command that measured it, so the page ships what
+was measured. Each step shows its games as they end (stderr); Ctrl-C stops at once, and with
+``--record FILE`` the same command goes on where it stopped.
 
-    nice -n 10 python benchmarks/levels.py --games herding-cats --groups 30 -j 2 --doc
-    python benchmarks/levels.py --games cat-earth --rungs 12:1,20:0.8,30:0.6,45:0.5,60:0.45,90:0.4,120:0.35,250:0.25,1000:0.1,4000:0
+    nice -n 10 python benchmarks/levels.py --games herding-cats --groups 50 --doc
+    python benchmarks/levels.py --games cat-earth --groups 40 \
+        --rungs 20:100,20:4,20:2,20:1.4,20:1,30:0.7,60:0.5,120:0.35,400:0.2,8000:0
 """
 
 from __future__ import annotations
