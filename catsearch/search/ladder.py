@@ -168,7 +168,6 @@ class LevelPlayer(Player):
 
     def __init__(self, **options: Any) -> None:
         configure(self, options)
-        rung(self.n)
         self._rng = random.Random(self.seed)
         seed = None if self.seed is None else self._rng.getrandbits(64)
         self._searcher = _build(f"ismcts:seconds={LEVEL_SECONDS:g}", seed)
