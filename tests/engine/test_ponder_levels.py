@@ -8,6 +8,7 @@ import re
 import pytest
 
 import catsearch
+import catsearch.testing  # noqa: F401  (registers the toy games)
 from catsearch.search.ladder import LADDER, LevelPlayer, rung
 from catsearch.search.players import MoveStats, SearchResult
 from catsearch.search.results import sample_by_visits
@@ -168,7 +169,6 @@ def test_a_game_plays_its_own_ladder():
     for game_id in catsearch.GAMES:
         spec = catsearch.game_class(game_id).spec
         assert ladder(game_id) == (make_ladder(spec.ladder) if spec.ladder else LADDER)
-    from catsearch.testing import EXAMPLE_GAME  # noqa: F401  (registers the toy games)
     assert ladder("toy-sum") is LADDER and ladder() is LADDER
     with pytest.raises(ValueError, match="unknown game"):
         ladder("chess")
