@@ -7,7 +7,7 @@
                                                   [--total 200000] [--only search|random]
                                                   [--max-depth D] [--max-nodes N]
     python benchmarks/search_overhead.py floor [--players 3] [--iterations 10000] [--rounds 5]
-    python benchmarks/search_overhead.py scaling [--game herding-cats] [--nodes 1000000]
+    python benchmarks/search_overhead.py scaling [--game herding-cats] [--nodes 1000000] [--floor]
     python benchmarks/search_overhead.py threads [--iterations 400000] [--rounds 3]
 
 ``overhead``: per game, from the opening and from two positions later in a random game
@@ -65,7 +65,11 @@ most 1.2 at 1M); ``--rounds`` searches with other seeds, the median search's rat
 with the lowest and highest. A bigger tree is also deeper: an iteration walks more levels
 and plays a shorter playout. The time per iteration of one search moves by a third and more
 from one stretch of chunks to the next as its focus shifts (in Cat Cards most), hence the
-windows and the seeds.
+windows and the seeds. ``--floor`` (Herding Cats): the plain C ISMCTS of ``floor`` grown the
+same way from the same position beside it, its children along a sibling list and in a table,
+each with its nodes on 4 KB pages and on 2 MB ones (``, 2M``: as catsearch's trees of 4 MB and
+more ask), its memory touched before the clock starts: how the least ISMCTS of this kind
+grows with its tree.
 
 ``threads``: per game, ISMCTS from the opening (3 players) with ``threads=2`` against
 ``threads=1``, iterations a second by the wall clock, best of ``--rounds`` alternating runs
@@ -288,19 +292,10 @@ def c_floor(lib, players, seed, moves, iterations, chunk, c, search_seed, state)
 
 def floor(args):
     """Herding Cats: catsearch's ratio beside what the least ISMCTS in plain C reaches."""
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "c_reference",
-                          "ismcts_floor.c")
     game_id = "herding-cats"
     c = game_default("exploration", game_id)
     with tempfile.TemporaryDirectory() as tmp:
-        libs = {"C, list": compile_c(source, tmp), "C, table": compile_c(source, tmp,
-                                                                         "REF_TABLE")}
-        for lib in libs.values():
-            lib.hc_ismcts_floor.restype = ctypes.c_int
-            lib.hc_ismcts_floor.argtypes = [
-                ctypes.c_int, ctypes.c_uint64, ctypes.POINTER(ctypes.c_int), ctypes.c_int,
-                ctypes.c_int, ctypes.c_int, ctypes.c_double, ctypes.c_uint64,
-                ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_uint64)]
+        libs = floor_libs(tmp)
         sides = ["catsearch", "no prior", *libs]
         print(f"{game_id}, {args.players} players, {args.iterations:,} iterations: the median "
               f"ratio of {args.rounds} runs (the range); tree levels an iteration (catsearch / "
@@ -372,32 +367,82 @@ def window_median(rows, mark, column=2):
     return values[len(values) // 2]
 
 
+def c_grow(lib, players, nodes, c, seed, state, huge):
+    """The plain C ISMCTS (``c_reference/ismcts_floor.c``) from the opening of the deal of
+    seed 1, grown as :func:`grow` grows catsearch's: its chunks' rows."""
+    maxrows = 100_000
+    rows = (ctypes.c_double * (4 * maxrows))()
+    h = ctypes.c_uint64()
+    n = lib.hc_ismcts_floor_grow(players, 1, None, 0, nodes, c, seed, huge, rows, maxrows,
+                                 ctypes.byref(h))
+    if n < 0:
+        raise RuntimeError(f"the C search failed ({n})")
+    if h.value != state.hash:
+        raise RuntimeError(f"the C deal is not catsearch's: hash {h.value:#x}, catsearch's "
+                           f"{state.hash:#x}")
+    return [tuple(rows[4 * i:4 * i + 4]) for i in range(n)]
+
+
+def floor_libs(tmp):
+    """``c_reference/ismcts_floor.c`` compiled twice, its children along a sibling list and
+    in a table: ``{"C, list": lib, "C, table": lib}``, their entry points typed."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "c_reference",
+                          "ismcts_floor.c")
+    libs = {"C, list": compile_c(source, tmp), "C, table": compile_c(source, tmp, "REF_TABLE")}
+    for lib in libs.values():
+        lib.hc_ismcts_floor.restype = ctypes.c_int
+        lib.hc_ismcts_floor.argtypes = [
+            ctypes.c_int, ctypes.c_uint64, ctypes.POINTER(ctypes.c_int), ctypes.c_int,
+            ctypes.c_int, ctypes.c_int, ctypes.c_double, ctypes.c_uint64,
+            ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_uint64)]
+        lib.hc_ismcts_floor_grow.restype = ctypes.c_int
+        lib.hc_ismcts_floor_grow.argtypes = [
+            ctypes.c_int, ctypes.c_uint64, ctypes.POINTER(ctypes.c_int), ctypes.c_int,
+            ctypes.c_int, ctypes.c_double, ctypes.c_uint64, ctypes.c_int,
+            ctypes.POINTER(ctypes.c_double), ctypes.c_int, ctypes.POINTER(ctypes.c_uint64)]
+    return libs
+
+
 def scaling(args):
+    if args.floor and args.game != "herding-cats":
+        sys.exit(f"scaling: --floor is Herding Cats' (c_reference/ismcts_floor.c), not "
+                 f"{args.game}'s")
     state = catsearch.new_game(args.game, args.players, seed=1, **OPTIONS.get(args.game, {}))
     seat = state.current_player
     view = state.view(seat)
     marks = [m for m in (10_000, 100_000, 1_000_000, 10_000_000) if m <= args.nodes]
     if not marks:
         sys.exit(f"scaling: --nodes {args.nodes:,} is below the first mark, 10,000")
-    times = {m: [] for m in marks}          # per mark, the time of each round
-    levels = {m: [] for m in marks}         # and its tree levels an iteration
-    for r in range(args.rounds):
-        rows = grow(view, seat, int(marks[-1] * WINDOW), r + 1)
-        for mark in marks:
-            times[mark].append(window_median(rows, mark) * 1e6)
-            levels[mark].append(window_median(rows, mark, 3))
+    with tempfile.TemporaryDirectory() as tmp:
+        libs = floor_libs(tmp) if args.floor else {}
+        sides = ["catsearch", *libs, *(f"{side}, 2M" for side in libs)]
+        times = {(s, m): [] for s in sides for m in marks}   # per side and mark, each round's
+        levels = {(s, m): [] for s in sides for m in marks}  # and its tree levels an iteration
+        for r in range(args.rounds):
+            for side in sides:
+                if side == "catsearch":
+                    rows = grow(view, seat, int(marks[-1] * WINDOW), r + 1)
+                else:
+                    huge = side.endswith(", 2M")
+                    rows = c_grow(libs[side.removesuffix(", 2M")], args.players,
+                                  int(marks[-1] * WINDOW), EXPLORATION, r + 1, state, huge)
+                for mark in marks:
+                    times[side, mark].append(window_median(rows, mark) * 1e6)
+                    levels[side, mark].append(window_median(rows, mark, 3))
     print(file=sys.stderr)
     print(f"{args.game}, {args.players} players, {args.rounds} searches (seeds); per search the "
           f"median chunk from each mark to {WINDOW} times it; the median search's ratio and "
           f"the range")
-    print(f"{'nodes':>10} {'us/iteration':>13} {'vs 10k':>7} {'(range)':>12} {'levels':>7}")
-    base = times[marks[0]]
-    for mark in marks:
-        ratios = sorted(t / b for t, b in zip(times[mark], base))
-        mid = len(ratios) // 2
-        us, depth = sorted(times[mark])[mid], sorted(levels[mark])[mid]
-        print(f"{mark:>10,} {us:>13.2f} {ratios[mid]:>7.2f} "
-              f"{ratios[0]:>5.2f}-{ratios[-1]:<5.2f} {depth:>7.1f}", flush=True)
+    print(f"{'search':<14} {'nodes':>10} {'us/iteration':>13} {'vs 10k':>7} {'(range)':>12} "
+          f"{'levels':>7}")
+    for side in sides:
+        base = times[side, marks[0]]
+        for mark in marks:
+            ratios = sorted(t / b for t, b in zip(times[side, mark], base))
+            mid = len(ratios) // 2
+            us, depth = sorted(times[side, mark])[mid], sorted(levels[side, mark])[mid]
+            print(f"{side:<14} {mark:>10,} {us:>13.2f} {ratios[mid]:>7.2f} "
+                  f"{ratios[0]:>5.2f}-{ratios[-1]:<5.2f} {depth:>7.1f}", flush=True)
 
 
 def threads(args):
@@ -453,6 +498,8 @@ def main(argv=None):
     s.add_argument("--players", type=int, default=2)
     s.add_argument("--nodes", type=int, default=1_000_000)
     s.add_argument("--rounds", type=int, default=5)
+    s.add_argument("--floor", action="store_true",
+                   help="Herding Cats: the plain C ISMCTS grown the same way beside catsearch")
     t = sub.add_parser("threads")
     t.add_argument("games", nargs="*")
     t.add_argument("--iterations", type=int, default=400000)

@@ -14,6 +14,9 @@
  * (-DREF_TABLE) in a table of every move in the node itself: each legal move's child by
  * one load, at 156 bytes more a node.
  *
+ * hc_ismcts_floor_grow grows one such search to a size, timing it in chunks (search_overhead.py
+ * `scaling --floor`): how the least ISMCTS's time per iteration grows with its tree.
+ *
  * Build: cc -O2 -g0 -shared -fPIC ismcts_floor.c -o ismcts_floor.so -lm
  */
 #include "herding_cats.c"
@@ -21,6 +24,22 @@
 #include <math.h>
 #include <time.h>
 #include <stdlib.h>
+#include <stdint.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+/* Ask the kernel for 2 MB pages for the whole-page part of [p, p + n) (Linux; as catsearch's
+ * node pools of 4 MB and more do): a tree read at random then misses the TLB far less. */
+static void huge_pages(void *p, size_t n) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), b = ((uintptr_t)p + n) & ~(huge - 1);
+    if (b > a) madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+    (void)p; (void)n;
+#endif
+}
 
 typedef struct {
     int move, child, sibling, visits, avail;
@@ -173,6 +192,20 @@ static void random_from(const Game *root, int seat, Rng *rng, int *buf, double *
     returns(&g, r);
 }
 
+/* The root of `players` from the deal of `seed` after the moves `line[0:nline]`. Returns 0;
+ * -1 if a move of the line is not legal or the game is over. */
+static int replay(Game *root, int players, uint64_t seed, const int *line, int nline) {
+    int buf[NMOVES + 1];
+    deal(root, players, seed);
+    for (int i = 0; i < nline; i++) {
+        int n = root->terminal ? 0 : legal_moves(root, buf), ok = 0;
+        for (int k = 0; k < n; k++) ok |= buf[k] == line[i];
+        if (!ok) return -1;
+        apply(root, line[i]);
+    }
+    return root->terminal ? -1 : 0;
+}
+
 /* From the deal of `seed` after the moves `line[0:nline]`, searched for the seat to move: a
  * search of `iterations` in chunks of `chunk`, each chunk followed by as many random playouts
  * from the same position (a fresh determinization each), the two timed apart in CPU time of
@@ -192,14 +225,7 @@ int hc_ismcts_floor(int players, uint64_t seed, const int *line, int nline, int 
     Tree t;
     if (players < 2 || players > 4 || iterations < 1 || chunk < 1) return -3;
     if (!tables_filled) fill_tables();
-    deal(&root, players, seed);
-    for (int i = 0; i < nline; i++) {
-        int n = root.terminal ? 0 : legal_moves(&root, buf), ok = 0;
-        for (int k = 0; k < n; k++) ok |= buf[k] == line[i];
-        if (!ok) return -1;
-        apply(&root, line[i]);
-    }
-    if (root.terminal) return -1;
+    if (replay(&root, players, seed, line, nline)) return -1;
     *hash_out = root.hash;
     t.nodes = malloc(sizeof(RNode) * (iterations + 1));
     if (!t.nodes) return -2;
@@ -226,4 +252,46 @@ int hc_ismcts_floor(int players, uint64_t seed, const int *line, int nline, int 
     out[4] = sink;
     free(t.nodes);
     return 0;
+}
+
+/* The same search grown until it holds `nodes` nodes, in chunks of a hundredth of its size (at
+ * least 500 iterations), each timed in CPU time of the thread, as search_overhead.py's
+ * `scaling` grows catsearch's: rows[4 i .. 4 i + 3] = nodes before the chunk, nodes after,
+ * seconds an iteration, tree levels an iteration. `hash_out` as above. Returns the number of
+ * rows (at most `maxrows`: the growth stops there); -1, -2 and -3 as above. */
+int hc_ismcts_floor_grow(int players, uint64_t seed, const int *line, int nline, int nodes,
+                         double c, uint64_t search_seed, int huge, double *rows,
+                         int maxrows, uint64_t *hash_out) {
+    Game root;
+    int buf[NMOVES + 1], path[CARDS + 2], nrows = 0;
+    Tree t;
+    if (players < 2 || players > 4 || nodes < 1 || maxrows < 1) return -3;
+    if (!tables_filled) fill_tables();
+    if (replay(&root, players, seed, line, nline)) return -1;
+    *hash_out = root.hash;
+    /* a chunk adds at most its iterations in nodes: room for the last chunk's overshoot */
+    size_t room = (size_t)nodes + (nodes / 100 > 500 ? nodes / 100 : 500) + 1;
+    t.nodes = malloc(sizeof(RNode) * room);
+    if (!t.nodes) return -2;
+    if (huge) huge_pages(t.nodes, sizeof(RNode) * room);
+    memset(t.nodes, 0, sizeof(RNode) * room);   /* its pages faulted in before the clock runs */
+    t.size = 0;
+    t.rng.s = search_seed;
+    t.c = c;
+    add_node(&t, -1, -1, -1);
+    int seat = root.current;
+    while (t.size < nodes && nrows < maxrows) {
+        int before = t.size, k = before / 100 > 500 ? before / 100 : 500;
+        long long levels = 0;
+        double a = now_thread();
+        for (int i = 0; i < k; i++) levels += iterate(&t, &root, seat, buf, path);
+        double b = now_thread();
+        rows[4 * nrows] = before;
+        rows[4 * nrows + 1] = t.size;
+        rows[4 * nrows + 2] = (b - a) / k;
+        rows[4 * nrows + 3] = (double)levels / k;
+        nrows++;
+    }
+    free(t.nodes);
+    return nrows;
 }
