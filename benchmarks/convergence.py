@@ -5,14 +5,16 @@
                                      [--seeds 4] [--every 23] [--searcher ismcts]
                                      [--out FILE.jsonl]
 
-Positions: games of the ``heuristic`` player against itself (deal seeds 100, 101, ...), one
+Positions: games of the ``heuristic`` player (seed 1) against itself (deal seeds 100, 101, ...), one
 position every ``--every`` moves (from move ``--every // 2`` on) where the seat to move has
 more than one legal move, until ``--positions``. At each, one search of ``--reference``
 iterations (seed 99) is the yardstick: its move and, per root move, its mean return for the
 seat to move. Then each budget searches the same position ``--seeds`` times (seeds 1, 2, ...).
 Printed per budget: how often its move is the reference's (``agrees``), and what its move
 loses by the reference's own means (``loss``: the reference move's mean minus the move's, in
-the mover's expected return; the mean loss over every search and the largest).
+the mover's expected return; the mean loss over every search and the largest). The
+reference moves by visits, so a move it tried less can have the higher mean: such a loss is
+below 0.
 
 A searcher that still converges at a budget agrees more, and loses less, at the next one.
 Whether that makes it stronger is a question for games (``catsearch-arena``): the means are
@@ -40,7 +42,7 @@ REFERENCE_SEED = 99
 
 def positions(game, players, count, every, max_moves=2000):
     """``count`` positions from heuristic self-play, one every ``every`` moves."""
-    heuristic = catsearch.make_player("heuristic")
+    heuristic = catsearch.make_player("heuristic:seed=1")
     out, deal = [], 100
     while len(out) < count:
         state = catsearch.new_game(game, players, seed=deal)

@@ -370,7 +370,7 @@ def window_median(rows, mark, column=2):
 def c_grow(lib, players, nodes, c, seed, state, huge):
     """The plain C ISMCTS (``c_reference/ismcts_floor.c``) from the opening of the deal of
     seed 1, grown as :func:`grow` grows catsearch's: its chunks' rows."""
-    maxrows = 100_000
+    maxrows = 10_000                            # a 10M-node growth takes some 650 chunks
     rows = (ctypes.c_double * (4 * maxrows))()
     h = ctypes.c_uint64()
     n = lib.hc_ismcts_floor_grow(players, 1, None, 0, nodes, c, seed, huge, rows, maxrows,
