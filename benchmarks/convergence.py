@@ -14,7 +14,7 @@ Printed per budget: how often its move is the reference's (``agrees``), and what
 loses by the reference's own means (``loss``: the reference move's mean minus the move's, in
 the mover's expected return; the mean loss over every search and the largest). The
 reference moves by visits, so a move it tried less can have the higher mean: such a loss is
-below 0.
+below 0; a move it never tried counts at its lowest mean.
 
 A searcher that still converges at a budget agrees more, and loses less, at the next one.
 Whether that makes it stronger is a question for games (``catsearch-arena``): the means are
