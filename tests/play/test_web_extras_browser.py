@@ -152,7 +152,9 @@ def _two_people(web_server, new_page, max_moves):
     b.goto(link)
     b.wait_for_selector("#app[data-game]", state="attached")
     token1 = b.get_attribute("#app", "data-game")
-    assert token1 != token0 and web.humans == (0, 1) and "you are seat 1" in b.inner_text("#title")
+    # the title is filled in by the page's first fetch, after #app is in the HTML
+    b.wait_for_selector("#title:has-text('you are seat 1')", state="attached")
+    assert token1 != token0 and web.humans == (0, 1)
     tokens = {0: token0, 1: token1}
     pages = {0: a, 1: b}
     moves = 0
