@@ -19,7 +19,7 @@ from catsearch.arena.record import GameFailure, GameRecord
 from catsearch.arena.game import play_game, replay_moves
 from catsearch.arena.match import MatchInterrupted, MatchResult, run_match
 from catsearch.arena.results import (ResultsFileError, format_table, load_results,
-                                     summarize)
+                                     pool_results, summarize)
 from catsearch.arena.schedule import GameTask, derive_seed, schedule
 from catsearch.arena.stats import (SPRT, Estimate, bradley_terry, clustered_mean,
                                    elo_estimate, elo_from_score, score_from_elo,
@@ -43,6 +43,7 @@ __all__ = [
     "GameRecord",
     "GameFailure",
     "load_results",
+    "pool_results",
     "summarize",
     "format_table",
     "play_game",

@@ -200,9 +200,9 @@ def _cmd_tune(args) -> int:
 
 
 def _cmd_summary(args) -> int:
-    from catsearch.arena.results import format_table, load_results, summarize
+    from catsearch.arena.results import format_table, pool_results, summarize
     from catsearch.arena.stats import SPRT
-    config, records = load_results(args.results)
+    config, records, files = pool_results(args.results)
     changes = {}
     if args.on_failure:
         changes["on_failure"] = args.on_failure
@@ -211,6 +211,8 @@ def _cmd_summary(args) -> int:
     if changes:
         config = config.with_(**changes)
     summary = summarize(config, records)
+    if len(files) > 1:
+        summary["pooled"] = files
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -330,8 +332,12 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--json", action="store_true", help="the result as JSON")
     t.set_defaults(run=_cmd_tune)
 
-    u = sub.add_parser("summary", help="the results table of a results file")
-    u.add_argument("results", metavar="FILE.jsonl")
+    u = sub.add_parser("summary", help="the results table of a results file",
+                       description="The results table of a results file, or of several "
+                       "runs of one match on different seeds, pooled by deal group.")
+    u.add_argument("results", metavar="FILE.jsonl", nargs="+",
+                   help="a results file; several: runs of one match that differ only in "
+                   "--seed and --groups, counted as one match")
     u.add_argument("--json", action="store_true", help="the summary as JSON")
     u.add_argument("--on-failure", choices=("lose", "void"), default=None,
                    help="recount with this failure rule")

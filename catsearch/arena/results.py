@@ -8,6 +8,7 @@ which lists its fields). Everything in the summary is computed from this file al
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import fcntl
 import json
@@ -24,7 +25,8 @@ from catsearch.arena.record import GameRecord, ResultsFileError
 from catsearch.arena.stats import (NELO_SCALE, bradley_terry, clustered_mean, elo_estimate,
                                    likelihood_of_superiority)
 
-__all__ = ["ResultsFile", "ResultsFileError", "check_game_line", "summarize", "format_table", "load_results"]
+__all__ = ["ResultsFile", "ResultsFileError", "check_game_line", "summarize", "format_table",
+           "load_results", "pool_results"]
 
 
 def _now() -> str:
@@ -40,6 +42,49 @@ def load_results(path: str | os.PathLike) -> tuple[MatchConfig, list[GameRecord]
     if config is None:
         raise ResultsFileError(f"{path}: no match line; is this a catsearch-arena results file?")
     return config, sorted(records.values(), key=lambda r: r.game)
+
+
+def pool_results(paths) -> tuple[MatchConfig, list[GameRecord], list[dict]]:
+    """Several results files of one match, each played on its own seed, read as one match:
+    more deal groups than one run holds, for an interval one run cannot reach.
+
+    The files must agree on everything but ``seed``, ``groups`` and ``sprt`` (the game and
+    its options, the entrants, the seats and seatings, the failure rule, the clock), and no
+    two may share a seed (they would hold the same deals twice). The groups of the second
+    file follow the first's, and so on, so every deal group stays one cluster of the
+    interval. The pooled config is the first file's, with the groups summed and no SPRT.
+
+    :returns: ``(config, records, files)``, ``files`` listing each file's ``path``,
+        ``seed`` and ``groups``.
+    :raises ResultsFileError: a file that cannot be read, or files that are not one match.
+    """
+    paths = [os.fspath(p) for p in paths]
+    if not paths:
+        raise ValueError("pool_results needs at least one results file")
+    first = None
+    seeds: dict[int, str] = {}
+    records: list[GameRecord] = []
+    files: list[dict] = []
+    groups = games = 0
+    for path in paths:
+        config, recs = load_results(path)
+        if first is None:
+            first = config
+        elif config.with_(seed=first.seed, groups=first.groups, sprt=None) != first.with_(sprt=None):
+            a, b = first.to_dict(), config.to_dict()
+            diff = sorted(k for k in a if k not in ("seed", "groups", "sprt") and a[k] != b[k])
+            raise ResultsFileError(f"{path} is not the same match as {paths[0]}: they differ "
+                                   f"in {', '.join(diff)}; only seed and groups may differ")
+        if config.seed in seeds:
+            raise ResultsFileError(f"{path} and {seeds[config.seed]} were both played with "
+                                   f"seed {config.seed}: the same deals, counted twice")
+        seeds[config.seed] = path
+        records += [dataclasses.replace(r, game=r.game + games, group=r.group + groups)
+                    for r in recs]
+        files.append({"path": path, "seed": config.seed, "groups": config.groups})
+        groups += config.groups
+        games += config.total_games
+    return first.with_(groups=groups, sprt=None), records, files
 
 
 def _read(path) -> tuple[MatchConfig | None, dict[int, GameRecord], int]:
@@ -347,7 +392,10 @@ def _elo(v) -> str:
 def format_table(summary: dict) -> str:
     """The results table of a summary, as text."""
     g = summary["games"]
-    lines = [f"{summary['game']}, {summary['seats']} seats, seed {summary['seed']}: "
+    seeds = (f"seeds {', '.join(str(f['seed']) for f in summary['pooled'])} "
+             f"({len(summary['pooled'])} files pooled)" if "pooled" in summary
+             else f"seed {summary['seed']}")
+    lines = [f"{summary['game']}, {summary['seats']} seats, {seeds}: "
              f"{g['counted']} games counted in {g['groups_counted']} deal groups "
              f"({g['games_per_group']} games each)"
              + (f", {g['groups_voided']} groups voided" if g["groups_voided"] else "")

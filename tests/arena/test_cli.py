@@ -38,6 +38,59 @@ def test_match_summary_replay(tmp_path, capsys):
     assert "game 99 is not in" in capsys.readouterr().err
 
 
+def _group_sums(path, label):
+    """Per deal group, the points ``label`` took, read from the game lines themselves."""
+    sums = {}
+    with open(path) as f:
+        for line in f:
+            obj = json.loads(line)
+            if obj["type"] == "game":
+                seat = obj["seats"].index(label)
+                sums[obj["group"]] = sums.get(obj["group"], 0.0) + obj["returns"][seat]
+    return [sums[g] for g in sorted(sums)]
+
+
+def test_summary_pools_runs_on_other_seeds_by_deal_group(tmp_path, capsys):
+    from catsearch.arena.stats import clustered_mean
+    runs = []
+    for seed, groups in ((2, 3), (3, 4)):
+        out = str(tmp_path / f"s{seed}.jsonl")
+        assert main(["match", GAME, "heuristic", "ismcts:iterations=20", "--groups", str(groups),
+                     "--seed", str(seed), "--out", out, "-q"]) == 0
+        runs.append(out)
+    capsys.readouterr()
+    assert main(["summary", *runs, "--json"]) == 0
+    summ = json.loads(capsys.readouterr().out)
+    assert summ["games"]["counted"] == 14 and summ["games"]["groups_counted"] == 7
+    assert [(f["seed"], f["groups"]) for f in summ["pooled"]] == [(2, 3), (3, 4)]
+    # seven clusters of two games, not one run's groups 0-3 counted twice
+    want = clustered_mean(_group_sums(runs[0], "heuristic") + _group_sums(runs[1], "heuristic"),
+                          [2] * 7, bounds=(0.0, 1.0))
+    got = summ["players"][0]["score"]
+    assert got["value"] == pytest.approx(want.value) and got["low"] == pytest.approx(want.low)
+    assert main(["summary", *runs]) == 0
+    assert "seeds 2, 3 (2 files pooled): 14 games counted in 7 deal groups" in capsys.readouterr().out
+    assert main(["summary", runs[0]]) == 0
+    assert "pooled" not in capsys.readouterr().out
+
+
+def test_summary_refuses_runs_that_are_not_one_match(tmp_path, capsys):
+    a, b, c = (str(tmp_path / f"{n}.jsonl") for n in "abc")
+    assert main(["match", GAME, "heuristic", "random", "--groups", "2", "--seed", "2",
+                 "--out", a, "-q"]) == 0
+    assert main(["match", GAME, "heuristic", "ismcts:iterations=20", "--groups", "2",
+                 "--seed", "3", "--out", b, "-q"]) == 0
+    assert main(["match", GAME, "heuristic", "random", "--groups", "3", "--seed", "4",
+                 "--on-failure", "void", "--out", c, "-q"]) == 0
+    capsys.readouterr()
+    assert main(["summary", a, b]) == 2
+    assert "differ in entrants; only seed and groups may differ" in capsys.readouterr().err
+    assert main(["summary", a, c]) == 2
+    assert f"{c} is not the same match as {a}: they differ in on_failure" in capsys.readouterr().err
+    assert main(["summary", a, a]) == 2
+    assert "both played with seed 2: the same deals, counted twice" in capsys.readouterr().err
+
+
 def test_cli_errors_name_the_problem(tmp_path, capsys):
     assert main(["match", GAME, "heuristic", "nobody", "-q"]) == 2
     assert "unknown player 'nobody'" in capsys.readouterr().err
