@@ -54,11 +54,17 @@ def pool_results(paths) -> tuple[MatchConfig, list[GameRecord], list[dict]]:
     file follow the first's, and so on, so every deal group stays one cluster of the
     interval. The pooled config is the first file's, with the groups summed and no SPRT.
 
+    :param paths: the files (one path alone is one file).
     :returns: ``(config, records, files)``, ``files`` listing each file's ``path``,
         ``seed`` and ``groups``.
     :raises ResultsFileError: a file that cannot be read, or files that are not one match.
     """
-    paths = [os.fspath(p) for p in paths]
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]                     # one file: itself
+    try:
+        paths = [os.fspath(p) for p in paths]
+    except TypeError as e:
+        raise TypeError(f"pool_results takes results file paths, not {paths!r} ({e})") from None
     if not paths:
         raise ValueError("pool_results needs at least one results file")
     first = None

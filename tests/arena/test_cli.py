@@ -51,6 +51,7 @@ def _group_sums(path, label):
 
 
 def test_summary_pools_runs_on_other_seeds_by_deal_group(tmp_path, capsys):
+    from catsearch.arena.results import pool_results
     from catsearch.arena.stats import clustered_mean
     runs = []
     for seed, groups in ((2, 3), (3, 4)):
@@ -72,6 +73,10 @@ def test_summary_pools_runs_on_other_seeds_by_deal_group(tmp_path, capsys):
     assert "seeds 2, 3 (2 files pooled): 14 games counted in 7 deal groups" in capsys.readouterr().out
     assert main(["summary", runs[0]]) == 0
     assert "pooled" not in capsys.readouterr().out
+    config, records, files = pool_results(runs[1])      # one path alone: that file
+    assert config.seed == 3 and len(records) == 8 and len(files) == 1
+    with pytest.raises(ValueError, match="at least one results file"):
+        pool_results([])
 
 
 def test_summary_refuses_runs_that_are_not_one_match(tmp_path, capsys):
