@@ -52,7 +52,8 @@ def pool_results(paths) -> tuple[MatchConfig, list[GameRecord], list[dict]]:
     its options, the entrants, the seats and seatings, the failure rule, the clock), and no
     two may share a seed (they would hold the same deals twice). The groups of the second
     file follow the first's, and so on, so every deal group stays one cluster of the
-    interval. The pooled config is the first file's, with the groups summed and no SPRT.
+    interval. The pooled config is the first file's, with the groups summed and no SPRT (a
+    single file keeps its own, SPRT included).
 
     :param paths: the files (one path alone is one file).
     :returns: ``(config, records, files)``, ``files`` listing each file's ``path``,
@@ -76,11 +77,13 @@ def pool_results(paths) -> tuple[MatchConfig, list[GameRecord], list[dict]]:
         config, recs = load_results(path)
         if first is None:
             first = config
-        elif config.with_(seed=first.seed, groups=first.groups, sprt=None) != first.with_(sprt=None):
+        elif (config.with_(seed=first.seed, groups=first.groups, sprt=None)
+              != first.with_(sprt=None)):
             a, b = first.to_dict(), config.to_dict()
             diff = sorted(k for k in a if k not in ("seed", "groups", "sprt") and a[k] != b[k])
             raise ResultsFileError(f"{path} is not the same match as {paths[0]}: they differ "
-                                   f"in {', '.join(diff)}; only seed and groups may differ")
+                                   f"in {', '.join(diff) or 'their config'}; only seed and "
+                                   f"groups may differ")
         if config.seed in seeds:
             raise ResultsFileError(f"{path} and {seeds[config.seed]} were both played with "
                                    f"seed {config.seed}: the same deals, counted twice")
@@ -90,6 +93,8 @@ def pool_results(paths) -> tuple[MatchConfig, list[GameRecord], list[dict]]:
         files.append({"path": path, "seed": config.seed, "groups": config.groups})
         groups += config.groups
         games += config.total_games
+    if len(files) == 1:
+        return first, records, files        # one run: its SPRT still reads its groups
     return first.with_(groups=groups, sprt=None), records, files
 
 

@@ -105,9 +105,14 @@ def test_cli_errors_name_the_problem(tmp_path, capsys):
     assert "no player is labelled 'bob'" in capsys.readouterr().err
 
 
-def test_sprt_from_the_cli(capsys):
-    assert main(["match", GAME, "heuristic", "random", "--sprt", "elo0=0,elo1=150", "-q"]) == 0
-    assert "H1 accepted" in capsys.readouterr().out
+def test_sprt_from_the_cli(tmp_path, capsys):
+    out = str(tmp_path / "sprt.jsonl")
+    assert main(["match", GAME, "heuristic", "random", "--sprt", "elo0=0,elo1=150", "-q",
+                 "--out", out]) == 0
+    table = capsys.readouterr().out
+    assert "H1 accepted" in table
+    assert main(["summary", out]) == 0            # one file: its SPRT is read again
+    assert capsys.readouterr().out.strip() == table.strip()
 
 
 def _games_in(path):
